@@ -1,0 +1,250 @@
+//! EPA in 3D: expands a tetrahedron around the origin, face by face, toward the boundary of A − B.
+//!
+//! The polytope is always inside A − B, so its nearest face bounds the penetration depth from below; the support
+//! value of A − B along that face's normal bounds it from above. Each step adds the support point, removes the
+//! faces it can see and closes the hole with a fan of faces from the horizon. Storage is fixed-size, so a query
+//! never allocates; running out of room ends the expansion with the bounds reached.
+
+use super::{Expansion, Flat};
+use crate::gjk::{DiffVertex, Status};
+use crate::math::{Real, Vector, Vector3};
+use crate::simplex::closest_to_origin;
+
+const MAX_VERTS: usize = 128;
+const MAX_FACES: usize = 2 * MAX_VERTS;
+const MAX_HORIZON: usize = MAX_VERTS;
+
+#[derive(Clone, Copy, Debug)]
+struct Face<V: Vector> {
+    idx: [u16; 3],
+    /// Outward unit normal.
+    n: V,
+    /// Signed distance of the face's plane from the origin (positive when the origin is behind the face).
+    d: V::Real,
+}
+
+struct Polytope<V: Vector> {
+    verts: [DiffVertex<V>; MAX_VERTS],
+    nv: usize,
+    faces: [Face<V>; MAX_FACES],
+    nf: usize,
+}
+
+impl<V: Vector3> Polytope<V> {
+    /// Makes the face (i, j, k), wound so that its normal points away from `inside` (a point inside the polytope).
+    /// `None` for a face too thin to have a normal.
+    fn face(&self, i: usize, j: usize, k: usize) -> Option<Face<V>> {
+        let (a, b, c) = (self.verts[i].w, self.verts[j].w, self.verts[k].w);
+        let n = (b - a).cross(c - a);
+        let len = n.length();
+        if !(len > V::Real::ZERO) || !len.is_finite() {
+            return None;
+        }
+        let n = n * (V::Real::ONE / len);
+        Some(Face { idx: [i as u16, j as u16, k as u16], n, d: n.dot(a) })
+    }
+
+    fn push_vertex(&mut self, v: DiffVertex<V>) -> usize {
+        self.verts[self.nv] = v;
+        self.nv += 1;
+        self.nv - 1
+    }
+
+    fn nearest_face(&self) -> usize {
+        (1..self.nf).fold(0, |best, f| if self.faces[f].d < self.faces[best].d { f } else { best })
+    }
+
+    fn contains(&self, w: V) -> bool {
+        self.verts[..self.nv].iter().any(|v| v.w == w)
+    }
+
+    /// Adds `w`: removes every face that sees it and fans the horizon to it. False when the result would be
+    /// degenerate or out of room (the polytope is then left as it was).
+    fn expand(&mut self, w: DiffVertex<V>, eps: V::Real) -> bool {
+        if self.nv == MAX_VERTS {
+            return false;
+        }
+        let visible = |f: &Face<V>, verts: &[DiffVertex<V>]| f.n.dot(w.w - verts[f.idx[0] as usize].w) > eps;
+        // Horizon: edges of visible faces whose twin belongs to a hidden face. Directed as in the visible face,
+        // so the new face (edge, w) keeps the outward winding.
+        let mut horizon = [(0u16, 0u16); MAX_HORIZON];
+        let mut nh = 0;
+        for f in 0..self.nf {
+            if !visible(&self.faces[f], &self.verts) {
+                continue;
+            }
+            let idx = self.faces[f].idx;
+            for e in 0..3 {
+                let (a, b) = (idx[e], idx[(e + 1) % 3]);
+                if let Some(k) = horizon[..nh].iter().position(|&(x, y)| x == b && y == a) {
+                    // Shared by two visible faces: interior to the hole.
+                    horizon[k] = horizon[nh - 1];
+                    nh -= 1;
+                } else if nh == MAX_HORIZON {
+                    return false;
+                } else {
+                    horizon[nh] = (a, b);
+                    nh += 1;
+                }
+            }
+        }
+        if nh < 3 {
+            return false;
+        }
+        let keep = self.faces[..self.nf].iter().filter(|f| !visible(f, &self.verts)).count();
+        if keep + nh > MAX_FACES {
+            return false;
+        }
+        let wi = self.nv;
+        self.verts[wi] = w;
+        let mut fresh = [None; MAX_HORIZON];
+        for (slot, &(a, b)) in fresh.iter_mut().zip(&horizon[..nh]) {
+            *slot = self.face(a as usize, b as usize, wi);
+            if slot.is_none() {
+                return false;
+            }
+        }
+        self.nv += 1;
+        let mut out = 0;
+        for f in 0..self.nf {
+            if !visible(&self.faces[f], &self.verts) {
+                self.faces[out] = self.faces[f];
+                out += 1;
+            }
+        }
+        for f in fresh[..nh].iter().flatten() {
+            self.faces[out] = *f;
+            out += 1;
+        }
+        self.nf = out;
+        true
+    }
+}
+
+/// Runs EPA from GJK's final simplex (any number of vertices; the origin on or inside it).
+pub fn expand<V: Vector3>(
+    start: &[DiffVertex<V>],
+    support: &mut dyn FnMut(V) -> DiffVertex<V>,
+    max_iterations: u32,
+    rel_tol: V::Real,
+) -> Result<Expansion<V>, Flat<V>> {
+    let mut poly = Polytope {
+        verts: [DiffVertex::default(); MAX_VERTS],
+        nv: 0,
+        faces: [Face { idx: [0; 3], n: V::zero(), d: V::Real::ZERO }; MAX_FACES],
+        nf: 0,
+    };
+    for v in start.iter().take(4) {
+        if !poly.contains(v.w) {
+            poly.push_vertex(*v);
+        }
+    }
+    let scale = start.iter().fold(V::Real::ZERO, |m, v| m.max(v.w.max_abs()));
+    let eps = V::Real::from_f64(1e3) * V::Real::EPSILON * scale.max(V::Real::from_f64(1e-300));
+    blow_up(&mut poly, support, eps)?;
+    let inside = (0..4).fold(V::zero(), |s, i| s + poly.verts[i].w) * V::Real::from_f64(0.25);
+    for (f, [i, j, k]) in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]].into_iter().enumerate() {
+        let mut face = poly.face(i, j, k).ok_or_else(|| flat_answer(&poly.verts[..4]))?;
+        if face.n.dot(poly.verts[i].w - inside) < V::Real::ZERO {
+            face = poly.face(i, k, j).ok_or_else(|| flat_answer(&poly.verts[..4]))?;
+        }
+        poly.faces[f] = face;
+    }
+    poly.nf = 4;
+
+    let mut upper = V::Real::INFINITY;
+    let mut iterations = 0;
+    let status = loop {
+        let best = poly.faces[poly.nearest_face()];
+        if iterations >= max_iterations {
+            break Status::MaxIterations;
+        }
+        iterations += 1;
+        let w = support(best.n);
+        upper = upper.min(best.n.dot(w.w));
+        let scale = scale.max(w.w.max_abs());
+        let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * scale;
+        if upper - best.d <= rel_tol * best.d.abs() + noise || poly.contains(w.w) {
+            break Status::Converged;
+        }
+        if !poly.expand(w, eps) {
+            break if poly.nv == MAX_VERTS { Status::MaxIterations } else { Status::Stalled };
+        }
+    };
+    let best = poly.faces[poly.nearest_face()];
+    let face = best.idx.map(|i| poly.verts[i as usize]);
+    let bc = closest_to_origin(&face.map(|v| v.w));
+    let witness_a = bc.combine(&face.map(|v| v.a));
+    let witness_b = bc.combine(&face.map(|v| v.b));
+    let error_bound = (upper - best.d).max(V::Real::ZERO);
+    Ok(Expansion { normal: best.n, depth: best.d, witness_a, witness_b, iterations, status, error_bound })
+}
+
+/// Grows the starting simplex to a tetrahedron of non-zero volume by asking A − B for support points off the
+/// current point, line or plane. Fails with the flat answer when A − B itself has no volume there.
+fn blow_up<V: Vector3>(
+    poly: &mut Polytope<V>,
+    support: &mut dyn FnMut(V) -> DiffVertex<V>,
+    eps: V::Real,
+) -> Result<(), Flat<V>> {
+    if poly.nv == 0 {
+        let first = support(V::axis(0));
+        poly.push_vertex(first);
+    }
+    if poly.nv == 1 {
+        let p0 = poly.verts[0].w;
+        let axes = (0..3).flat_map(|i| [V::axis(i), -V::axis(i)]);
+        let found = axes.map(&mut *support).find(|p| (p.w - p0).length() > eps);
+        match found {
+            Some(p) => {
+                poly.push_vertex(p);
+            }
+            None => return Err(Flat { normal: V::axis(1), witness: poly.verts[0] }),
+        }
+    }
+    if poly.nv == 2 {
+        let (p0, e) = (poly.verts[0].w, poly.verts[1].w - poly.verts[0].w);
+        let k = (0..3).fold(0, |m, i| if e.get(i).abs() < e.get(m).abs() { i } else { m });
+        let d1 = e.cross(V::axis(k)).normalize_or_zero();
+        let d2 = e.cross(d1).normalize_or_zero();
+        let dirs = [d1, -d1, d2, -d2, d1 + d2, -(d1 + d2), d1 - d2, d2 - d1];
+        let off_line = |p: V| (p - p0).cross(e).length() > eps * e.length();
+        match dirs.into_iter().map(&mut *support).find(|p| off_line(p.w)) {
+            Some(p) => {
+                poly.push_vertex(p);
+            }
+            None => return Err(Flat { normal: d1, witness: poly.verts[0] }),
+        }
+    }
+    if poly.nv == 3 {
+        let p0 = poly.verts[0].w;
+        let n = (poly.verts[1].w - p0).cross(poly.verts[2].w - p0).normalize_or_zero();
+        let (up, down) = (support(n), support(-n));
+        let (hu, hd) = (n.dot(up.w - p0), -n.dot(down.w - p0));
+        if hu.max(hd) <= eps {
+            return Err(flat_with_normal(&poly.verts[..3], n));
+        }
+        poly.push_vertex(if hu >= hd { up } else { down });
+    }
+    Ok(())
+}
+
+/// A − B with no volume: the origin on it means the shapes touch with zero depth, along the flat normal.
+fn flat_with_normal<V: Vector>(verts: &[DiffVertex<V>], normal: V) -> Flat<V> {
+    let mut w = [V::zero(); 3];
+    let mut a = [V::zero(); 3];
+    let mut b = [V::zero(); 3];
+    let n = verts.len().min(3);
+    for (i, v) in verts.iter().take(n).enumerate() {
+        (w[i], a[i], b[i]) = (v.w, v.a, v.b);
+    }
+    let bc = closest_to_origin(&w[..n]);
+    let (wa, wb) = (bc.combine(&a[..n]), bc.combine(&b[..n]));
+    Flat { normal, witness: DiffVertex { w: wa - wb, a: wa, b: wb, dir: normal } }
+}
+
+/// The starting tetrahedron turned out flat (its faces have no normal): answer as for a flat A − B.
+fn flat_answer<V: Vector3>(verts: &[DiffVertex<V>]) -> Flat<V> {
+    let n = (verts[1].w - verts[0].w).cross(verts[2].w - verts[0].w).normalize_or_zero();
+    flat_with_normal(&verts[..3], if n == V::zero() { V::axis(1) } else { n })
+}

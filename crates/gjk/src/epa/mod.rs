@@ -1,0 +1,186 @@
+//! Penetration depth: how far, and along which direction, B must move to stop overlapping A.
+//!
+//! One query answers both cases with a signed distance. GJK runs first on the shapes' cores: if the cores are
+//! apart, the answer is exact from GJK (the radii subtracted — sphere–sphere and capsule–capsule overlaps never
+//! reach EPA). Only when the cores themselves overlap does the Expanding Polytope Algorithm run, on the cores, and
+//! the radii are added to its depth, which is exact because (A ⊕ ball r) − B = (A − B) ⊕ ball r.
+
+pub mod dim2;
+pub mod dim3;
+
+use crate::gjk::run::{initial_simplex, run, Outcome, Params};
+use crate::gjk::{DiffVertex, DistanceOptions, Pair, Status};
+use crate::math::{Iso, Real, Rotation, Vector};
+use crate::shape::SupportMap;
+use crate::trace::Observer;
+
+/// What EPA found on the cores (pair frame).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Expansion<V: Vector> {
+    /// Outward unit normal of A − B at its boundary point nearest the origin (points from A toward B).
+    pub normal: V,
+    /// Depth of the cores' overlap.
+    pub depth: V::Real,
+    /// A's core point.
+    pub witness_a: V,
+    /// B's core point.
+    pub witness_b: V,
+    /// EPA iterations.
+    pub iterations: u32,
+    /// How EPA ended.
+    pub status: Status,
+    /// Upper minus lower bound on the depth.
+    pub error_bound: V::Real,
+}
+
+/// A − B has no volume around the origin (flat or needle-like shapes touching): zero depth along `normal`.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Flat<V> {
+    /// A normal of the flat difference (either sign is a valid answer; the query orients it from A to B).
+    pub normal: V,
+    /// The witness points (w = a − b ≈ 0).
+    pub witness: DiffVertex<V>,
+}
+
+/// The answer of [`penetration`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Penetration<V: Vector> {
+    /// True when the shapes overlap or touch.
+    pub intersecting: bool,
+    /// Signed distance: the gap when apart, minus the depth when overlapping.
+    pub distance: V::Real,
+    /// Penetration depth, `max(0, −distance)`.
+    pub depth: V::Real,
+    /// Unit vector from A toward B: moving B by `depth · normal` separates the shapes; when apart, the direction
+    /// of the gap.
+    pub normal: V,
+    /// A's point deepest into B (world); the closest point when apart.
+    pub point_a: V,
+    /// B's point deepest into A (world); `point_b − point_a = distance · normal`.
+    pub point_b: V,
+    /// GJK plus EPA iterations.
+    pub iterations: u32,
+    /// How the query ended (the worse of GJK's and EPA's).
+    pub status: Status,
+    /// Upper minus lower bound on the distance proven by the run.
+    pub error_bound: V::Real,
+}
+
+/// Signed distance, normal and deepest points of two shapes.
+///
+/// ```
+/// use gjk::math::{DVec3, Iso};
+/// use gjk::shape::Cuboid;
+/// let cube = Cuboid::new(DVec3::splat(0.5)).unwrap();
+/// // Two unit cubes overlapping by 0.1 along y.
+/// let p = gjk::penetration(&cube, &Iso::identity(), &cube, &Iso::from_translation(DVec3::new(0.2, 0.9, 0.1)));
+/// assert!(p.intersecting);
+/// assert!((p.depth - 0.1).abs() < 1e-12);
+/// assert!((p.normal - DVec3::Y).length() < 1e-12);
+/// assert!(((p.point_b - p.point_a) - p.normal * p.distance).length() < 1e-12);
+/// ```
+pub fn penetration<V, A, B>(a: &A, pose_a: &Iso<V>, b: &B, pose_b: &Iso<V>) -> Penetration<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    penetration_with(a, pose_a, b, pose_b, &DistanceOptions::default(), &mut ())
+}
+
+/// [`penetration`] with options (iteration caps and tolerance apply to GJK and to EPA) and an observer of the GJK
+/// steps.
+pub fn penetration_with<V, A, B, O>(
+    a: &A,
+    pose_a: &Iso<V>,
+    b: &B,
+    pose_b: &Iso<V>,
+    options: &DistanceOptions<V::Real>,
+    observer: &mut O,
+) -> Penetration<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
+{
+    let mut pair = Pair { a, b, rel: pose_a.relative(pose_b), hint_a: 0, hint_b: 0 };
+    let (ra, rb) = pair.radii();
+    // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching.
+    let params = Params {
+        max_iterations: options.max_iterations,
+        rel_tol: options.tolerance,
+        stop_below: V::Real::ZERO,
+        stop_above: None,
+    };
+    let start = initial_simplex(&mut pair, &[]);
+    let core = run(&mut pair, start, &params, observer, pose_a);
+    let local = if core.outcome == Outcome::Intersecting {
+        cores_overlap(&mut pair, core.simplex.vertices(), options, ra, rb, core.iterations, core.status)
+    } else {
+        // Cores apart: the signed distance is the core distance minus the radii, exactly.
+        let vlen = core.v.length();
+        let n = -core.v * (V::Real::ONE / vlen);
+        let (ca, cb) = core.simplex.witnesses();
+        let distance = vlen - ra - rb;
+        Penetration {
+            intersecting: distance <= core.touch,
+            distance,
+            depth: (-distance).max(V::Real::ZERO),
+            normal: n,
+            point_a: ca + n * ra,
+            point_b: cb - n * rb,
+            iterations: core.iterations,
+            status: core.status,
+            error_bound: (vlen - core.lower).max(V::Real::ZERO),
+        }
+    };
+    Penetration {
+        normal: pose_a.rotation.rotate(local.normal),
+        point_a: pose_a.transform_point(local.point_a),
+        point_b: pose_a.transform_point(local.point_b),
+        ..local
+    }
+}
+
+/// The cores overlap (or touch): EPA on the cores, radii added (pair frame).
+fn cores_overlap<V, A, B>(
+    pair: &mut Pair<'_, V, A, B>,
+    simplex: &[DiffVertex<V>],
+    options: &DistanceOptions<V::Real>,
+    ra: V::Real,
+    rb: V::Real,
+    gjk_iterations: u32,
+    gjk_status: Status,
+) -> Penetration<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let center = pair.center();
+    let mut support = |d: V| pair.support(d);
+    let (normal, depth, wa, wb, iterations, status, error_bound) =
+        match V::expand_polytope(simplex, &mut support, options.max_iterations, options.tolerance) {
+            Ok(e) => (e.normal, e.depth, e.witness_a, e.witness_b, e.iterations, e.status, e.error_bound),
+            Err(flat) => {
+                // A − B is flat here: zero depth, and either normal is valid; take the one from A toward B.
+                let n = if flat.normal.dot(center) > V::Real::ZERO { -flat.normal } else { flat.normal };
+                (n, V::Real::ZERO, flat.witness.a, flat.witness.b, 0, Status::Converged, V::Real::ZERO)
+            }
+        };
+    let depth = depth + ra + rb;
+    Penetration {
+        intersecting: true,
+        distance: -depth,
+        depth: depth.max(V::Real::ZERO),
+        normal,
+        point_a: wa + normal * ra,
+        point_b: wb - normal * rb,
+        iterations: gjk_iterations + iterations,
+        status: if gjk_status == Status::Converged { status } else { gjk_status },
+        error_bound,
+    }
+}

@@ -1,0 +1,279 @@
+//! GJK queries: distance (with closest points, normal and witness simplex) and boolean intersection.
+//!
+//! Every query works in the *pair-local frame*: B's pose relative to A's is formed first (translations
+//! subtracted before any rotation), so two shapes a metre apart at 1e6 from the origin are as accurate as at the
+//! origin. Shapes with a radius (balls, capsules, rounded shapes) run on their cores; the radii are added at the
+//! end, which is exact.
+
+mod cache;
+mod pair;
+pub(crate) mod run;
+mod simplex;
+
+pub use cache::WarmStart;
+pub use pair::DiffVertex;
+pub(crate) use pair::Pair;
+
+use crate::math::{Iso, Real, Rotation, Vector};
+use crate::shape::SupportMap;
+use crate::trace::Observer;
+use run::{initial_simplex, run, CoreResult, Outcome, Params};
+
+/// How a query ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The answer meets the tolerance (or intersection was decided).
+    Converged,
+    /// The iteration cap was reached first; the answer is the best found and
+    /// [`Distance::error_bound`] says how far off it may be.
+    MaxIterations,
+    /// No further progress is possible in this precision; the answer is the best found, within
+    /// [`Distance::error_bound`].
+    Stalled,
+    /// The shapes are farther apart than [`DistanceOptions::max_distance`]; the distance reported is a lower
+    /// bound, not the distance.
+    AboveBound,
+}
+
+impl Status {
+    /// The name used by the CLI: `converged`, `max_iterations`, `stalled`, `above_bound`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Converged => "converged",
+            Status::MaxIterations => "max_iterations",
+            Status::Stalled => "stalled",
+            Status::AboveBound => "above_bound",
+        }
+    }
+}
+
+/// Options of the distance and intersection queries.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DistanceOptions<R> {
+    /// Cap on GJK iterations (each one support call per shape).
+    pub max_iterations: u32,
+    /// Relative duality-gap tolerance: stop when |v|² − v·w ≤ tolerance·|v|², which bounds the relative error of
+    /// the distance by the same amount.
+    pub tolerance: R,
+    /// Stop as soon as the shapes are known to be farther apart than this ([`Status::AboveBound`]).
+    pub max_distance: Option<R>,
+}
+
+impl<R: Real> Default for DistanceOptions<R> {
+    fn default() -> Self {
+        Self { max_iterations: 256, tolerance: R::EPSILON * R::from_f64(64.0), max_distance: None }
+    }
+}
+
+/// The answer of [`distance`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Distance<V: Vector> {
+    /// True when the shapes overlap or touch (distance within rounding of zero).
+    pub intersecting: bool,
+    /// The distance between the shapes; 0 when intersecting; a lower bound with [`Status::AboveBound`].
+    pub distance: V::Real,
+    /// The closest point of A (world). When intersecting: a point common to both cores, or A's deepest point
+    /// along `normal` for shapes that overlap only through their radii.
+    pub point_a: V,
+    /// The closest point of B (world); `point_b − point_a = distance · normal` when separated.
+    pub point_b: V,
+    /// Unit vector from A toward B along which the distance is measured; zero when the shapes' cores overlap
+    /// and no direction is defined (see the penetration query for that case).
+    pub normal: V,
+    /// The points of the cores' Minkowski difference A − B (world orientation) whose convex combination is the
+    /// closest point, and their weights.
+    pub simplex: WitnessSimplex<V>,
+    /// GJK iterations run.
+    pub iterations: u32,
+    /// How the query ended.
+    pub status: Status,
+    /// Upper minus lower bound on the distance proven by the run (0 when exact up to rounding).
+    pub error_bound: V::Real,
+}
+
+/// The final simplex of a query: points of A − B (world orientation) and their barycentric weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WitnessSimplex<V: Vector> {
+    /// Vertices (the first `len`).
+    pub points: [V; 4],
+    /// Weights (the first `len`), summing to one.
+    pub weights: [V::Real; 4],
+    /// How many vertices.
+    pub len: usize,
+}
+
+/// The answer of [`intersection`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Intersection {
+    /// True when the shapes overlap or touch.
+    pub intersecting: bool,
+    /// GJK iterations run.
+    pub iterations: u32,
+    /// [`Status::Converged`] when decided; otherwise the answer is the best guess (see [`Status`]).
+    pub status: Status,
+}
+
+/// Distance between `a` at `pose_a` and `b` at `pose_b`, with closest points and normal.
+///
+/// ```
+/// use gjk::math::{DVec3, Iso};
+/// use gjk::shape::{Ball, Cuboid};
+/// let ball = Ball::new(0.5).unwrap();
+/// let cube = Cuboid::new(DVec3::splat(1.0)).unwrap();
+/// let d = gjk::distance(&cube, &Iso::identity(), &ball, &Iso::from_translation(DVec3::new(3.0, 0.0, 0.0)));
+/// assert!((d.distance - 1.5).abs() < 1e-12);
+/// assert_eq!(d.normal, DVec3::X);
+/// assert!((d.point_a - DVec3::new(1.0, 0.0, 0.0)).length() < 1e-12);
+/// ```
+pub fn distance<V, A, B>(a: &A, pose_a: &Iso<V>, b: &B, pose_b: &Iso<V>) -> Distance<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    distance_with(a, pose_a, b, pose_b, &DistanceOptions::default(), None, &mut ())
+}
+
+/// [`distance`] with options, an optional warm start kept by the caller between frames, and an observer that
+/// sees every step (`&mut ()` for none).
+pub fn distance_with<V, A, B, O>(
+    a: &A,
+    pose_a: &Iso<V>,
+    b: &B,
+    pose_b: &Iso<V>,
+    options: &DistanceOptions<V::Real>,
+    cache: Option<&mut WarmStart<V>>,
+    observer: &mut O,
+) -> Distance<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
+{
+    let mut pair = Pair { a, b, rel: pose_a.relative(pose_b), hint_a: 0, hint_b: 0 };
+    let (ra, rb) = pair.radii();
+    let params = Params {
+        max_iterations: options.max_iterations,
+        rel_tol: options.tolerance,
+        stop_below: ra + rb,
+        stop_above: options.max_distance.map(|m| m + ra + rb),
+    };
+    let core = solve(&mut pair, cache, &params, observer, pose_a);
+    finish_distance(&core, ra, rb, pose_a)
+}
+
+/// True when the shapes overlap or touch. Stops at the first separating direction found.
+///
+/// ```
+/// use gjk::math::{DVec2, Iso, Rot2};
+/// use gjk::shape::{Cuboid, Ball};
+/// let square = Cuboid::new(DVec2::splat(1.0)).unwrap();
+/// let disc = Ball::new(0.5).unwrap();
+/// assert!(gjk::intersects(&square, &Iso::identity(), &disc, &Iso::from_translation(DVec2::new(1.4, 0.0))));
+/// assert!(!gjk::intersects(&square, &Iso::identity(), &disc, &Iso::from_translation(DVec2::new(1.6, 0.0))));
+/// ```
+pub fn intersects<V, A, B>(a: &A, pose_a: &Iso<V>, b: &B, pose_b: &Iso<V>) -> bool
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    intersection(a, pose_a, b, pose_b, &DistanceOptions::default(), None, &mut ()).intersecting
+}
+
+/// [`intersects`] with options, warm start and observer, reporting iterations and status.
+pub fn intersection<V, A, B, O>(
+    a: &A,
+    pose_a: &Iso<V>,
+    b: &B,
+    pose_b: &Iso<V>,
+    options: &DistanceOptions<V::Real>,
+    cache: Option<&mut WarmStart<V>>,
+    observer: &mut O,
+) -> Intersection
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
+{
+    let mut pair = Pair { a, b, rel: pose_a.relative(pose_b), hint_a: 0, hint_b: 0 };
+    let (ra, rb) = pair.radii();
+    let params = Params {
+        max_iterations: options.max_iterations,
+        rel_tol: options.tolerance,
+        stop_below: ra + rb,
+        stop_above: Some(ra + rb),
+    };
+    let core = solve(&mut pair, cache, &params, observer, pose_a);
+    // Stopping on a separating plane is a decided answer, not a bound on a distance nobody asked for.
+    let status = if core.status == Status::AboveBound { Status::Converged } else { core.status };
+    Intersection { intersecting: core.outcome == Outcome::Intersecting, iterations: core.iterations, status }
+}
+
+/// Runs GJK on the pair, from and back into the warm-start cache.
+fn solve<V, A, B, O>(
+    pair: &mut Pair<'_, V, A, B>,
+    cache: Option<&mut WarmStart<V>>,
+    params: &Params<V::Real>,
+    observer: &mut O,
+    pose_a: &Iso<V>,
+) -> CoreResult<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
+{
+    match cache {
+        Some(cache) => {
+            pair.hint_a = cache.hint_a;
+            pair.hint_b = cache.hint_b;
+            let start = initial_simplex(pair, cache.directions());
+            let core = run(pair, start, params, observer, pose_a);
+            cache.store(&core.simplex, pair.hint_a, pair.hint_b);
+            core
+        }
+        None => {
+            let start = initial_simplex(pair, &[]);
+            run(pair, start, params, observer, pose_a)
+        }
+    }
+}
+
+/// Turns the core result into the user's answer: adds the radii, moves everything to the world.
+fn finish_distance<V: Vector>(core: &CoreResult<V>, ra: V::Real, rb: V::Real, pose_a: &Iso<V>) -> Distance<V> {
+    let radii = ra + rb;
+    let zero = V::Real::ZERO;
+    let (core_a, core_b) = core.simplex.witnesses();
+    let vlen = core.v.length();
+    // v = a − b points from B to A; the normal points from A to B.
+    let normal_local = if vlen > zero { -core.v * (V::Real::ONE / vlen) } else { V::zero() };
+    let point_a = core_a + normal_local * ra;
+    let point_b = core_b - normal_local * rb;
+    let gap = vlen - radii;
+    let intersecting = core.outcome == Outcome::Intersecting;
+    let (distance, status) = match core.outcome {
+        Outcome::Intersecting => (zero, core.status),
+        Outcome::Separated => ((core.lower - radii).max(zero), Status::AboveBound),
+        Outcome::Closest => (gap.max(zero), core.status),
+    };
+    let mut points = [V::zero(); 4];
+    let mut weights = [zero; 4];
+    for (i, v) in core.simplex.vertices().iter().enumerate() {
+        points[i] = pose_a.rotation.rotate(v.w);
+        weights[i] = core.simplex.lambda[i];
+    }
+    Distance {
+        intersecting,
+        distance,
+        point_a: pose_a.transform_point(point_a),
+        point_b: pose_a.transform_point(point_b),
+        normal: pose_a.rotation.rotate(normal_local),
+        simplex: WitnessSimplex { points, weights, len: core.simplex.len },
+        iterations: core.iterations,
+        status,
+        error_bound: if intersecting { zero } else { (vlen - core.lower).max(zero) },
+    }
+}

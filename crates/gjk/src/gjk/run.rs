@@ -1,0 +1,194 @@
+//! The GJK loop, shared by the distance and intersection queries.
+//!
+//! Each step asks A − B for its support point w along d = −v, where v is the point of the current simplex
+//! nearest the origin. The plane through w perpendicular to v has all of A − B behind it, so v·w / |v| is a lower
+//! bound on the distance and |v| an upper bound; their difference, the duality gap, is what termination
+//! measures.
+
+use super::pair::{DiffVertex, Pair};
+use super::simplex::Simplex;
+use super::Status;
+use crate::math::{Iso, Real, Rotation, Vector};
+use crate::shape::SupportMap;
+use crate::trace::{Decision, Observer, Step};
+
+/// Multiple of machine epsilon × the scale of A − B's points under which |v| counts as zero (touching). The
+/// rounding error of v = Σ λᵢ wᵢ is a few ulps of the largest |wᵢ|; 64 leaves room for the solver's own rounding
+/// (tests `touching_*` in tests/regressions.rs pin it).
+const TOUCH_ULPS: f64 = 64.0;
+
+/// Multiple of machine epsilon × |v| × max|w| allowed in the duality gap on top of the relative tolerance: below
+/// it the gap is rounding noise of the dot product v·w and can't shrink further.
+const GAP_ULPS: f64 = 8.0;
+
+/// Multiple of machine epsilon × the scale of A − B's points within which the upper and lower bounds of a run that
+/// can make no more progress count as met: the answer is then as exact as the precision allows.
+const STALL_ULPS: f64 = 1024.0;
+
+/// What the loop is asked to do.
+pub(crate) struct Params<R> {
+    pub max_iterations: u32,
+    /// Stop when the duality gap is at most `rel_tol · |v|²`.
+    pub rel_tol: R,
+    /// Stop as intersecting when the core distance is known to be at most this (the sum of the radii).
+    pub stop_below: R,
+    /// Stop as separated when the core distance is known to exceed this.
+    pub stop_above: Option<R>,
+}
+
+/// How the loop ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// The cores are within `stop_below` of each other (or overlap).
+    Intersecting,
+    /// The cores are farther apart than `stop_above`.
+    Separated,
+    /// `v` is the closest point of A − B (to the tolerance given by `status`).
+    Closest,
+}
+
+pub(crate) struct CoreResult<V: Vector> {
+    pub simplex: Simplex<V>,
+    pub v: V,
+    /// Best lower bound found on the core distance.
+    pub lower: V::Real,
+    pub outcome: Outcome,
+    pub status: Status,
+    pub iterations: u32,
+    /// The distance under which the run counted the cores as touching.
+    pub touch: V::Real,
+}
+
+/// The first simplex: from the warm-start directions if any, else the support point toward the origin from
+/// A − B's centre.
+pub(crate) fn initial_simplex<V, A, B>(pair: &mut Pair<'_, V, A, B>, warm: &[V]) -> Simplex<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mut dirs = warm.iter().copied().filter(|d| d.is_finite() && d.length_squared() > V::Real::ZERO);
+    let Some(first) = dirs.next() else {
+        let c = pair.center();
+        let d = if c.length_squared() > V::Real::ZERO && c.is_finite() { -c } else { V::axis(0) };
+        return Simplex::new(pair.support(d));
+    };
+    let mut simplex = Simplex::new(pair.support(first));
+    for d in dirs.take(V::DIM) {
+        let p = pair.support(d);
+        if !simplex.contains(p.w) {
+            simplex.push(p);
+        }
+    }
+    simplex
+}
+
+/// Runs GJK from `simplex` until one of the stopping rules fires. `to_world` (A's pose) is used only to report
+/// steps to the observer in world coordinates.
+pub(crate) fn run<V, A, B, O>(
+    pair: &mut Pair<'_, V, A, B>,
+    mut simplex: Simplex<V>,
+    params: &Params<V::Real>,
+    observer: &mut O,
+    to_world: &Iso<V>,
+) -> CoreResult<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
+{
+    let eps = V::Real::EPSILON;
+    let touch_ulps = V::Real::from_f64(TOUCH_ULPS);
+    let gap_ulps = V::Real::from_f64(GAP_ULPS);
+    let mut v = simplex.reduce();
+    let mut lower = V::Real::ZERO;
+    let mut iterations = 0;
+    let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
+        simplex,
+        v,
+        lower,
+        outcome,
+        status,
+        iterations,
+        touch: touch_ulps * eps * simplex.scale(),
+    };
+    loop {
+        let v2 = v.length_squared();
+        let vlen = v2.sqrt();
+        // |v| is an upper bound on the core distance: within the radii (or at rounding level) the shapes touch.
+        if vlen <= params.stop_below + touch_ulps * eps * simplex.scale() {
+            return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
+        }
+        if iterations >= params.max_iterations {
+            return finish(simplex, v, lower, Outcome::Closest, Status::MaxIterations, iterations);
+        }
+        iterations += 1;
+        let w = pair.support(-v);
+        let vw = v.dot(w.w);
+        if vw > V::Real::ZERO {
+            lower = lower.max(vw / vlen);
+        }
+        let report = |observer: &mut O, s: &Simplex<V>, closest: V, decision| {
+            observer.step(&world_step(to_world, iterations, &w, s, closest, decision));
+        };
+        if params.stop_above.is_some_and(|above| lower > above) {
+            report(observer, &simplex, v, Decision::Separated);
+            return finish(simplex, v, lower, Outcome::Separated, Status::Converged, iterations);
+        }
+        // Duality gap |v|² − v·w: how much closer to the origin A − B might still reach beyond v.
+        let gap = v2 - vw;
+        let noise = gap_ulps * eps * vlen * simplex.scale().max(w.w.max_abs());
+        if gap <= params.rel_tol * v2 + noise || simplex.contains(w.w) {
+            report(observer, &simplex, v, Decision::Converged);
+            return finish(simplex, v, lower, Outcome::Closest, Status::Converged, iterations);
+        }
+        let mut next = simplex;
+        next.push(w);
+        let next_v = next.reduce();
+        if next.len == V::DIM + 1 {
+            // The solver keeps all DIM + 1 vertices only when the origin is strictly inside them.
+            report(observer, &next, next_v, Decision::Intersecting);
+            return finish(next, next_v, lower, Outcome::Intersecting, Status::Converged, iterations);
+        }
+        if !(next_v.length_squared() < v2) {
+            // No progress in this precision (or a NaN from a user's support function): keep the better simplex.
+            // When the bounds already meet to within rounding of the numbers in play, that is convergence.
+            let rounding = V::Real::from_f64(STALL_ULPS) * eps * simplex.scale().max(w.w.max_abs());
+            let status = if vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
+            report(observer, &simplex, v, Decision::Stalled);
+            return finish(simplex, v, lower, Outcome::Closest, status, iterations);
+        }
+        simplex = next;
+        v = next_v;
+        report(observer, &simplex, v, Decision::Continue);
+    }
+}
+
+/// A step in world coordinates: points of A − B rotate with A (translations cancel in a difference); the
+/// shapes' own points move with A's whole pose.
+fn world_step<V: Vector>(
+    to_world: &Iso<V>,
+    iteration: u32,
+    w: &DiffVertex<V>,
+    simplex: &Simplex<V>,
+    closest: V,
+    decision: Decision,
+) -> Step<V> {
+    let rot = |p: V| to_world.rotation.rotate(p);
+    let mut pts = [V::zero(); 4];
+    for (o, s) in pts.iter_mut().zip(simplex.vertices()) {
+        *o = rot(s.w);
+    }
+    Step {
+        iteration,
+        direction: rot(w.dir),
+        support: rot(w.w),
+        support_a: to_world.transform_point(w.a),
+        support_b: to_world.transform_point(w.b),
+        simplex: pts,
+        simplex_len: simplex.len,
+        closest: rot(closest),
+        decision,
+    }
+}

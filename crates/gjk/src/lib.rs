@@ -1,0 +1,47 @@
+//! # gjk — convex collision detection with the Gilbert–Johnson–Keerthi algorithm
+//!
+//! Distance, closest points and intersection between convex shapes given by their support functions, in 2D and
+//! 3D, in f32 and f64, from one generic implementation.
+//!
+//! ```
+//! use gjk::math::{DVec3, DQuat, Iso};
+//! use gjk::shape::{Capsule, Cuboid};
+//!
+//! let capsule = Capsule::new(1.0, 0.25).unwrap();
+//! let cube = Cuboid::new(DVec3::splat(0.5)).unwrap();
+//! let pose_a = Iso::from_translation(DVec3::new(0.0, 0.0, 2.0));
+//! let pose_b = Iso::new(DQuat::from_rotation_z(0.3), DVec3::ZERO);
+//!
+//! let d = gjk::distance(&capsule, &pose_a, &cube, &pose_b);
+//! assert!(!d.intersecting);
+//! assert!((d.distance - 1.25).abs() < 1e-12);
+//! // The normal is a unit vector from A toward B, and the points satisfy point_b − point_a = distance · normal.
+//! assert!(((d.point_b - d.point_a) - d.normal * d.distance).length() < 1e-12);
+//! ```
+//!
+//! * [`math`] — the scalar and vector abstraction ([`math::Vector`] over glam's vectors) and poses ([`math::Iso`]).
+//! * [`shape`] — the shapes, their [`shape::SupportMap`] trait and the combinators.
+//! * [`simplex`] — the signed-volumes sub-algorithm: the closest point of a simplex to the origin.
+//! * [`gjk`](mod@gjk) — the distance and intersection queries, warm starting, statuses.
+//! * [`epa`] — penetration depth (signed distance) for overlapping shapes.
+//! * [`cast`] — ray casts, linear shape casts and rotating time of impact.
+//! * [`trace`] — the observer hook that sees every step.
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+// `!(x > 0)` is written on purpose throughout: unlike `x <= 0` it is also true for NaN, so a NaN from a user's
+// support function takes the failure branch instead of passing a check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+pub mod cast;
+pub mod epa;
+pub mod gjk;
+pub mod math;
+pub mod shape;
+pub mod simplex;
+pub mod trace;
+
+pub use crate::epa::{penetration, penetration_with, Penetration};
+pub use crate::gjk::{
+    distance, distance_with, intersection, intersects, Distance, DistanceOptions, Intersection, Status, WarmStart,
+    WitnessSimplex,
+};

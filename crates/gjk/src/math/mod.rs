@@ -1,0 +1,29 @@
+//! Scalar and vector abstraction: the algorithms are written once over [`Vector`], which glam's
+//! `Vec2`, `Vec3` (f32) and `DVec2`, `DVec3` (f64) implement. This is the only module that names glam types.
+
+#[cfg(feature = "mint")]
+mod interop_mint;
+#[cfg(feature = "nalgebra")]
+pub mod interop_nalgebra;
+mod iso;
+mod real;
+mod rot;
+mod vector;
+
+pub use iso::Iso;
+pub use real::Real;
+pub use rot::{Rot2, Rotation};
+pub use vector::{Vector, Vector2, Vector3};
+
+/// 2D f32 vector.
+pub type Vec2 = glam::Vec2;
+/// 3D f32 vector.
+pub type Vec3 = glam::Vec3;
+/// 2D f64 vector.
+pub type DVec2 = glam::DVec2;
+/// 3D f64 vector.
+pub type DVec3 = glam::DVec3;
+/// 3D f32 rotation.
+pub type Quat = glam::Quat;
+/// 3D f64 rotation.
+pub type DQuat = glam::DQuat;

@@ -1,0 +1,79 @@
+use super::{check_sizes, Aabb, ShapeError, SupportMap};
+use crate::math::{Real, Vector};
+
+/// A rectangle (2D) or box (3D) centred on the local origin. A zero half-extent is a valid flat box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cuboid<V> {
+    /// Half the size along each local axis.
+    pub half_extents: V,
+}
+
+impl<V: Vector> Cuboid<V> {
+    /// A box with these half-extents; errors on negative or non-finite ones.
+    pub fn new(half_extents: V) -> Result<Self, ShapeError> {
+        Ok(Self { half_extents: check_sizes("half_extents", half_extents)? })
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Cuboid<V> {
+    #[inline]
+    fn support(&self, dir: V) -> V {
+        // The corner in the octant of `dir`; a zero component picks the + side, deterministically.
+        V::from_fn(|i| {
+            let h = self.half_extents.get(i);
+            if dir.get(i) < V::Real::ZERO {
+                -h
+            } else {
+                h
+            }
+        })
+    }
+    fn center(&self) -> V {
+        V::zero()
+    }
+    fn local_aabb(&self) -> Aabb<V> {
+        Aabb::new(-self.half_extents, self.half_extents)
+    }
+    fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        Some(ray_box(self.half_extents, o, d, max_toi, solid))
+    }
+}
+
+/// Ray o + t·d against the box |pᵢ| ≤ hᵢ by slabs: the ray is inside slab i for t between its two crossings; the
+/// last entry and the first exit bound the stretch inside the box, and the slab crossed there gives the normal.
+fn ray_box<V: Vector>(h: V, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
+    let zero = V::Real::ZERO;
+    let (mut t_in, mut t_out) = (-V::Real::INFINITY, V::Real::INFINITY);
+    let (mut n_in, mut n_out) = (V::zero(), V::zero());
+    for i in 0..V::DIM {
+        let (oi, di, hi) = (o.get(i), d.get(i), h.get(i));
+        if di == zero {
+            if oi.abs() > hi {
+                return None;
+            }
+            continue;
+        }
+        // Entering through the face facing the ray (−sign(d) side), leaving through the other.
+        let s = if di > zero { V::Real::ONE } else { -V::Real::ONE };
+        let (enter, leave) = ((-s * hi - oi) / di, (s * hi - oi) / di);
+        if enter > t_in {
+            t_in = enter;
+            n_in = V::axis(i) * -s;
+        }
+        if leave < t_out {
+            t_out = leave;
+            n_out = V::axis(i) * s;
+        }
+    }
+    if t_in > t_out || t_out < zero {
+        return None;
+    }
+    let hit = if t_in >= zero {
+        (t_in, n_in)
+    } else if solid {
+        (zero, V::zero())
+    } else {
+        (t_out, n_out)
+    };
+    (hit.0 <= max_toi).then_some(hit)
+}

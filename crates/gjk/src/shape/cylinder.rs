@@ -1,0 +1,46 @@
+use super::{check_size, Aabb, ShapeError, SupportMap};
+use crate::math::{Real, Vector3};
+
+/// A 3D cylinder along the local y axis, centred on the origin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cylinder<R> {
+    /// Half the height along y.
+    pub half_height: R,
+    /// Radius of the caps.
+    pub radius: R,
+}
+
+impl<R: Real> Cylinder<R> {
+    /// A cylinder; errors on negative or non-finite sizes.
+    pub fn new(half_height: R, radius: R) -> Result<Self, ShapeError> {
+        Ok(Self { half_height: check_size("half_height", half_height)?, radius: check_size("radius", radius)? })
+    }
+}
+
+/// The rim point of a circle of `radius` in the xz plane farthest along `dir` (the centre if `dir` is along y).
+#[inline]
+pub(crate) fn rim<V: Vector3>(dir: V, radius: V::Real) -> (V::Real, V::Real) {
+    let (x, z) = (dir.get(0), dir.get(2));
+    let len = (x * x + z * z).sqrt();
+    if len > V::Real::ZERO {
+        (x * (radius / len), z * (radius / len))
+    } else {
+        (V::Real::ZERO, V::Real::ZERO)
+    }
+}
+
+impl<V: Vector3> SupportMap<V> for Cylinder<V::Real> {
+    #[inline]
+    fn support(&self, dir: V) -> V {
+        let (x, z) = rim(dir, self.radius);
+        let y = if dir.get(1) < V::Real::ZERO { -self.half_height } else { self.half_height };
+        V::new3(x, y, z)
+    }
+    fn center(&self) -> V {
+        V::zero()
+    }
+    fn local_aabb(&self) -> Aabb<V> {
+        let h = V::new3(self.radius, self.half_height, self.radius);
+        Aabb::new(-h, h)
+    }
+}

@@ -1,0 +1,33 @@
+use super::SupportMap;
+use crate::math::Vector;
+
+/// The Minkowski sum A ⊕ B = { a + b }: its support is the sum of the supports, and its radius the sum of the
+/// radii (a segment ⊕ a ball is a capsule).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MinkowskiSum<A, B> {
+    /// First summand.
+    pub a: A,
+    /// Second summand.
+    pub b: B,
+}
+
+impl<A, B> MinkowskiSum<A, B> {
+    /// A ⊕ B.
+    pub fn new(a: A, b: B) -> Self {
+        Self { a, b }
+    }
+}
+
+impl<V: Vector, A: SupportMap<V>, B: SupportMap<V>> SupportMap<V> for MinkowskiSum<A, B> {
+    #[inline]
+    fn support(&self, dir: V) -> V {
+        self.a.support(dir) + self.b.support(dir)
+    }
+    #[inline]
+    fn radius(&self) -> V::Real {
+        self.a.radius() + self.b.radius()
+    }
+    fn center(&self) -> V {
+        self.a.center() + self.b.center()
+    }
+}

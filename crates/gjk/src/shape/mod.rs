@@ -1,0 +1,180 @@
+//! Support-mapped convex shapes, one file per family, and the combinators that build new shapes from old.
+//!
+//! Every shape is described by its support function: the point of the shape farthest along a direction. Shapes
+//! with a margin (ball, capsule, rounded shapes) are split into a *core* and a *radius*: the shape is the core
+//! swept by a ball of that radius. The queries run GJK on the cores and add the radii afterwards, which makes
+//! sphere and capsule queries exact (their cores are a point and a segment) and keeps most contacts out of EPA.
+
+mod aabb;
+mod ball;
+mod capsule;
+mod cone;
+mod cuboid;
+mod custom;
+mod cylinder;
+mod ellipsoid;
+mod error;
+mod frustum;
+pub mod hull;
+mod minkowski;
+mod point;
+mod polytope;
+mod posed;
+mod rounded;
+mod scaled;
+mod segment;
+mod triangle;
+
+pub use aabb::Aabb;
+pub use ball::Ball;
+pub use capsule::Capsule;
+pub use cone::Cone;
+pub use cuboid::Cuboid;
+pub use custom::SupportFn;
+pub use cylinder::Cylinder;
+pub use ellipsoid::Ellipsoid;
+pub use error::ShapeError;
+pub use frustum::Frustum;
+pub use minkowski::MinkowskiSum;
+pub use point::Point;
+pub use polytope::{ConvexPolytope, HILL_CLIMB_MIN_VERTICES};
+pub use posed::Posed;
+pub use rounded::Rounded;
+pub use scaled::Scaled;
+pub use segment::Segment;
+pub use triangle::Triangle;
+
+use crate::math::{Real, Vector};
+
+/// A convex shape given by its support function, in its own local frame.
+///
+/// A shape is `core ⊕ ball(radius)`: [`support`](SupportMap::support) answers for the core,
+/// [`radius`](SupportMap::radius) gives the rounding (zero for most shapes). Implement this trait to plug your own
+/// shape into every query.
+///
+/// ```
+/// use gjk::math::DVec2;
+/// use gjk::shape::{SupportMap, Cuboid};
+/// let b = Cuboid::new(DVec2::new(2.0, 1.0)).unwrap();
+/// assert_eq!(b.support(DVec2::new(1.0, -1.0)), DVec2::new(2.0, -1.0));
+/// ```
+pub trait SupportMap<V: Vector> {
+    /// A point of the core farthest along `dir`. `dir` need not be unit length; for a zero `dir` any point of
+    /// the core is a valid answer.
+    fn support(&self, dir: V) -> V;
+
+    /// [`support`](SupportMap::support) with a caller-kept hint (the index of the previous answer on a large
+    /// polytope, so the search can start there). Shapes without an index ignore it.
+    #[inline]
+    fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
+        let _ = hint;
+        self.support(dir)
+    }
+
+    /// The radius of the ball that rounds the core (zero unless the shape has a margin).
+    #[inline]
+    fn radius(&self) -> V::Real {
+        V::Real::ZERO
+    }
+
+    /// A point inside the core, used to choose the first search direction.
+    #[inline]
+    fn center(&self) -> V {
+        self.local_aabb().center()
+    }
+
+    /// An exact ray cast in the local frame for shapes that have a closed form: `None` means "no fast path, use
+    /// the GJK cast"; `Some(None)` a miss; `Some(Some((toi, outward normal)))` a hit (normal zero for a solid hit
+    /// from inside). See [`crate::cast::ray_cast`] for the meaning of the arguments.
+    #[inline]
+    fn ray_cast_local(&self, origin: V, dir: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        let _ = (origin, dir, max_toi, solid);
+        None
+    }
+
+    /// Bounding box of the whole shape (core and radius) in its local frame.
+    ///
+    /// The default asks the support function along the 2·DIM axis directions, which is exact for every convex
+    /// shape.
+    fn local_aabb(&self) -> Aabb<V> {
+        let mut min = V::zero();
+        let mut max = V::zero();
+        for i in 0..V::DIM {
+            let e = V::axis(i);
+            max = max + e * (self.support(e).get(i) - max.get(i));
+            min = min + e * (self.support(-e).get(i) - min.get(i));
+        }
+        Aabb::new(min, max).loosened(self.radius())
+    }
+}
+
+/// The support point of the whole shape (core plus radius) along `dir`.
+#[inline]
+pub fn support_full<V: Vector, S: SupportMap<V> + ?Sized>(shape: &S, dir: V) -> V {
+    let r = shape.radius();
+    let p = shape.support(dir);
+    if r > V::Real::ZERO {
+        p + dir.normalize_or_zero() * r
+    } else {
+        p
+    }
+}
+
+macro_rules! forward_support_map {
+    ($($ty:ty),*) => {$(
+        impl<V: Vector, S: SupportMap<V> + ?Sized> SupportMap<V> for $ty {
+            #[inline]
+            fn support(&self, dir: V) -> V {
+                (**self).support(dir)
+            }
+            #[inline]
+            fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
+                (**self).support_hinted(dir, hint)
+            }
+            #[inline]
+            fn radius(&self) -> V::Real {
+                (**self).radius()
+            }
+            #[inline]
+            fn center(&self) -> V {
+                (**self).center()
+            }
+            fn local_aabb(&self) -> Aabb<V> {
+                (**self).local_aabb()
+            }
+            fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+                (**self).ray_cast_local(o, d, max_toi, solid)
+            }
+        }
+    )*};
+}
+
+forward_support_map!(&S, Box<S>, std::sync::Arc<S>);
+
+/// Checks that a size is finite and not negative.
+pub(crate) fn check_size<R: Real>(what: &'static str, value: R) -> Result<R, ShapeError> {
+    if !value.is_finite() {
+        Err(ShapeError::NonFinite(what))
+    } else if value < R::ZERO {
+        Err(ShapeError::Negative(what))
+    } else {
+        Ok(value)
+    }
+}
+
+/// Checks that a point is finite.
+pub(crate) fn check_point<V: Vector>(what: &'static str, p: V) -> Result<V, ShapeError> {
+    if p.is_finite() {
+        Ok(p)
+    } else {
+        Err(ShapeError::NonFinite(what))
+    }
+}
+
+/// Checks that every coordinate of a size vector is finite and not negative.
+pub(crate) fn check_sizes<V: Vector>(what: &'static str, v: V) -> Result<V, ShapeError> {
+    for i in 0..V::DIM {
+        check_size(what, v.get(i))?;
+    }
+    Ok(v)
+}

@@ -1,0 +1,169 @@
+use super::hull::{hull2, hull3, HullKind};
+use super::{check_point, Aabb, ShapeError, SupportMap};
+use crate::math::{Real, Vector};
+
+/// Vertex count from which [`ConvexPolytope`] finds its support point by hill-climbing over the vertex graph
+/// instead of scanning every vertex. Below it the scan's tight loop wins; the crossover is set from the support
+/// benchmark (`cargo bench -p gjk-bench -- support`).
+pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
+
+/// A convex polygon (2D) or polyhedron (3D): the convex hull of a point cloud.
+///
+/// Degenerate clouds are valid shapes: a single (or repeated) point, collinear points (a segment), coplanar points
+/// in 3D (a flat polygon). The hull keeps its vertex adjacency, so the support function on large hulls walks
+/// uphill from the previous answer instead of scanning every vertex.
+///
+/// ```
+/// use gjk::math::DVec3;
+/// use gjk::shape::{ConvexPolytope, SupportMap};
+/// let pts = [DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z, DVec3::splat(0.1)];
+/// let hull = ConvexPolytope::new(&pts).unwrap();
+/// assert_eq!(hull.vertices().len(), 4); // the interior point is dropped
+/// assert_eq!(hull.support(DVec3::new(1.0, 0.2, 0.1)), DVec3::X);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvexPolytope<V> {
+    vertices: Vec<V>,
+    /// Neighbours of vertex i are `adjacency[offsets[i]..offsets[i + 1]]`.
+    offsets: Vec<u32>,
+    adjacency: Vec<u32>,
+    /// Faces (3D): vertex cycles, counter-clockwise from outside; `faces[face_offsets[f]..face_offsets[f + 1]]`.
+    face_offsets: Vec<u32>,
+    faces: Vec<u32>,
+    kind: HullKind,
+}
+
+impl<V: Vector> ConvexPolytope<V> {
+    /// The convex hull of `points`. Errors on an empty set or non-finite coordinates; every other set is valid.
+    pub fn new(points: &[V]) -> Result<Self, ShapeError> {
+        if points.is_empty() {
+            return Err(ShapeError::Empty);
+        }
+        for p in points {
+            check_point("convex point", *p)?;
+        }
+        let coords: Vec<[f64; 3]> = points.iter().map(|p| p.to_f64_array()).collect();
+        // The hull is computed in f64 whatever V's precision; only the dimension decides which algorithm.
+        let (kind, order, neighbors, faces) = if V::DIM == 2 {
+            let flat: Vec<[f64; 2]> = coords.iter().map(|c| [c[0], c[1]]).collect();
+            let h = hull2(&flat);
+            let n = h.vertices.len();
+            let neighbors = (0..n).map(|i| cycle_neighbors(i, n)).collect();
+            (h.kind, h.vertices, neighbors, Vec::new())
+        } else {
+            let h = hull3(&coords);
+            (h.kind, h.vertices, h.neighbors, h.faces)
+        };
+        let vertices = order.iter().map(|&i| points[i]).collect();
+        let (offsets, adjacency) = flatten(&neighbors);
+        let (face_offsets, faces) = flatten(&faces);
+        Ok(Self { vertices, offsets, adjacency, face_offsets, faces, kind })
+    }
+
+    /// The hull's vertices (a subset of the input points).
+    pub fn vertices(&self) -> &[V] {
+        &self.vertices
+    }
+
+    /// What the hull turned out to be: a point, a segment, a flat polygon or a solid polyhedron.
+    pub fn kind(&self) -> HullKind {
+        self.kind
+    }
+
+    /// Neighbours of vertex `i` along hull edges.
+    pub fn neighbors(&self, i: usize) -> &[u32] {
+        &self.adjacency[self.offsets[i] as usize..self.offsets[i + 1] as usize]
+    }
+
+    /// The faces (3D hulls) as cycles of vertex indices, counter-clockwise seen from outside.
+    pub fn faces(&self) -> impl Iterator<Item = &[u32]> {
+        self.face_offsets.windows(2).map(|w| &self.faces[w[0] as usize..w[1] as usize])
+    }
+
+    /// Index of the vertex farthest along `dir`, scanning all of them (ties: the lowest index).
+    fn scan(&self, dir: V) -> usize {
+        let mut best = 0;
+        let mut best_dot = self.vertices[0].dot(dir);
+        for (i, v) in self.vertices.iter().enumerate().skip(1) {
+            let d = v.dot(dir);
+            if d > best_dot {
+                best = i;
+                best_dot = d;
+            }
+        }
+        best
+    }
+
+    /// Index of the vertex farthest along `dir`, walking from `start` to a better neighbour while there is one.
+    /// On a convex polytope a vertex no neighbour of which is better is a global maximum, so the walk is exact;
+    /// it strictly increases the dot product, so it cannot revisit a vertex and ends within `n` steps.
+    fn climb(&self, dir: V, start: usize) -> usize {
+        let mut cur = start;
+        let mut cur_dot = self.vertices[cur].dot(dir);
+        for _ in 0..self.vertices.len() {
+            let mut next = cur;
+            for &n in self.neighbors(cur) {
+                let d = self.vertices[n as usize].dot(dir);
+                if d > cur_dot {
+                    next = n as usize;
+                    cur_dot = d;
+                }
+            }
+            if next == cur {
+                break;
+            }
+            cur = next;
+        }
+        cur
+    }
+}
+
+/// The two neighbours of position `i` on a cycle of `n` (one for a segment, none for a point).
+fn cycle_neighbors(i: usize, n: usize) -> Vec<u32> {
+    match n {
+        0 | 1 => Vec::new(),
+        2 => vec![(1 - i) as u32],
+        _ => vec![((i + n - 1) % n) as u32, ((i + 1) % n) as u32],
+    }
+}
+
+/// Compressed-row form of a list of lists.
+fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
+    let mut offsets = Vec::with_capacity(lists.len() + 1);
+    let mut flat = Vec::new();
+    offsets.push(0);
+    for l in lists {
+        flat.extend_from_slice(l);
+        offsets.push(flat.len() as u32);
+    }
+    (offsets, flat)
+}
+
+impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
+    #[inline]
+    fn support(&self, dir: V) -> V {
+        self.vertices[self.scan(dir)]
+    }
+
+    #[inline]
+    fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
+        let i = if self.vertices.len() >= HILL_CLIMB_MIN_VERTICES {
+            let start = (*hint as usize).min(self.vertices.len() - 1);
+            self.climb(dir, start)
+        } else {
+            self.scan(dir)
+        };
+        *hint = i as u32;
+        self.vertices[i]
+    }
+
+    fn center(&self) -> V {
+        let sum = self.vertices.iter().fold(V::zero(), |acc, v| acc + *v);
+        sum * (V::Real::ONE / V::Real::from_f64(self.vertices.len() as f64))
+    }
+
+    fn local_aabb(&self) -> Aabb<V> {
+        let first = Aabb::new(self.vertices[0], self.vertices[0]);
+        self.vertices.iter().fold(first, |b, v| Aabb::new(b.min.min_elem(*v), b.max.max_elem(*v)))
+    }
+}

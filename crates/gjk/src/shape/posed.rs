@@ -1,0 +1,38 @@
+use super::SupportMap;
+use crate::math::{Iso, Vector};
+
+/// A shape placed at a pose inside another shape's frame (for compound descriptions such as a Minkowski sum of
+/// posed parts). Queries take the top-level poses themselves; this wrapper is for poses nested inside a shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Posed<S, V: Vector> {
+    /// The shape.
+    pub shape: S,
+    /// Where its local frame sits.
+    pub pose: Iso<V>,
+}
+
+impl<S, V: Vector> Posed<S, V> {
+    /// `shape` moved by `pose`.
+    pub fn new(shape: S, pose: Iso<V>) -> Self {
+        Self { shape, pose }
+    }
+}
+
+impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Posed<S, V> {
+    #[inline]
+    fn support(&self, dir: V) -> V {
+        // Rotate the direction into the shape's frame, answer there, and carry the point back.
+        self.pose.transform_point(self.shape.support(self.pose.inverse_transform_vector(dir)))
+    }
+    #[inline]
+    fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
+        self.pose.transform_point(self.shape.support_hinted(self.pose.inverse_transform_vector(dir), hint))
+    }
+    #[inline]
+    fn radius(&self) -> V::Real {
+        self.shape.radius()
+    }
+    fn center(&self) -> V {
+        self.pose.transform_point(self.shape.center())
+    }
+}

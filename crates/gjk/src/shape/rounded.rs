@@ -1,0 +1,37 @@
+use super::{check_size, ShapeError, SupportMap};
+use crate::math::Vector;
+
+/// A shape grown by a margin: every point within `radius` of `shape` (a rounded box, a thick polygon). Kept as
+/// core + radius, so queries run GJK on the core and add the radius exactly.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rounded<S, R> {
+    /// The core shape.
+    pub shape: S,
+    /// The margin.
+    pub radius: R,
+}
+
+impl<S, R: crate::math::Real> Rounded<S, R> {
+    /// `shape` grown by `radius`; errors on a negative or non-finite radius.
+    pub fn new(shape: S, radius: R) -> Result<Self, ShapeError> {
+        Ok(Self { shape, radius: check_size("radius", radius)? })
+    }
+}
+
+impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S, V::Real> {
+    #[inline]
+    fn support(&self, dir: V) -> V {
+        self.shape.support(dir)
+    }
+    #[inline]
+    fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
+        self.shape.support_hinted(dir, hint)
+    }
+    #[inline]
+    fn radius(&self) -> V::Real {
+        self.shape.radius() + self.radius
+    }
+    fn center(&self) -> V {
+        self.shape.center()
+    }
+}

@@ -1,0 +1,33 @@
+use super::{check_point, ShapeError, SupportMap};
+use crate::math::{Real, Vector};
+
+/// The segment between two points (they may coincide).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment<V> {
+    /// First end.
+    pub a: V,
+    /// Second end.
+    pub b: V,
+}
+
+impl<V: Vector> Segment<V> {
+    /// The segment `ab`; errors on non-finite coordinates.
+    pub fn new(a: V, b: V) -> Result<Self, ShapeError> {
+        Ok(Self { a: check_point("segment end a", a)?, b: check_point("segment end b", b)? })
+    }
+}
+
+impl<V: Vector> SupportMap<V> for Segment<V> {
+    #[inline]
+    fn support(&self, dir: V) -> V {
+        // Ties (dir perpendicular to the segment) go to `a`, deterministically.
+        if dir.dot(self.b - self.a) > V::Real::ZERO {
+            self.b
+        } else {
+            self.a
+        }
+    }
+    fn center(&self) -> V {
+        (self.a + self.b) * V::Real::HALF
+    }
+}

@@ -1,0 +1,93 @@
+//! The 3D specifics of the simplex solver: the projection plane of a triangle, and the tetrahedron (S3D).
+
+use super::{best_of_faces, same_sign, solve_triangle, Barycentric};
+use crate::math::{Real, Vector3};
+
+/// The foot of the perpendicular from the origin to the plane of `abc`, and the coordinate plane (x, y) where the
+/// triangle's shadow has the largest area: the axis dropped is the largest component of the normal, and (x, y)
+/// follow it cyclically so that the shadow's signed area has the sign of that normal component.
+pub fn triangle_projection<V: Vector3>(a: V, b: V, c: V) -> (V, usize, usize) {
+    let n = (b - a).cross(c - a);
+    let nn = n.length_squared();
+    let p0 = if nn > V::Real::ZERO { n * (a.dot(n) / nn) } else { V::zero() };
+    let k = (0..3).fold(0, |best, i| if n.get(i).abs() > n.get(best).abs() { i } else { best });
+    (p0, (k + 1) % 3, (k + 2) % 3)
+}
+
+/// Unit normal of the triangle `p[0] p[1] p[2]` (either sign); `None` unless exactly three non-collinear points.
+pub fn facet_normal<V: Vector3>(p: &[V]) -> Option<V> {
+    let [a, b, c] = p else { return None };
+    let n = (*b - *a).cross(*c - *a).normalize_or_zero();
+    (n.length_squared() > V::Real::ZERO).then_some(n)
+}
+
+/// det[a b c] = a · (b × c).
+#[inline]
+fn det<V: Vector3>(a: V, b: V, c: V) -> V::Real {
+    a.dot(b.cross(c))
+}
+
+/// Tetrahedron `p[0..4]` (S3D). The cofactors `c[i]` are the signed volumes of the tetrahedra with vertex `i`
+/// replaced by the origin; they sum to the whole volume `mu`. All agreeing in sign puts the origin inside (the
+/// shapes intersect); a disagreeing one puts it beyond the opposite face, which is solved as a triangle.
+pub fn solve_tetrahedron<V: Vector3>(p: &[V; 4]) -> Barycentric<V::Real> {
+    let [a, b, c, d] = *p;
+    let mu = det(b - a, c - a, d - a);
+    let sub = [det(b, c, d), -det(a, c, d), det(a, b, d), -det(a, b, c)];
+    if sub.iter().all(|&s| same_sign(mu, s)) {
+        let mut lambda = [V::Real::ZERO; 4];
+        for i in 0..4 {
+            lambda[i] = sub[i] / mu;
+        }
+        return Barycentric { mask: 0b1111, lambda };
+    }
+    let degenerate = !(mu.abs() > V::Real::ZERO);
+    best_of_faces(p, |skip| degenerate || !same_sign(mu, sub[skip]), |f: &[V; 3]| solve_triangle(f[0], f[1], f[2]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    #[test]
+    fn origin_inside_tetrahedron_has_positive_weights_summing_to_one() {
+        let p = [
+            DVec3::new(-1.0, -1.0, -1.0),
+            DVec3::new(2.0, -1.0, -1.0),
+            DVec3::new(-1.0, 2.0, -1.0),
+            DVec3::new(-1.0, -1.0, 2.0),
+        ];
+        let bc = solve_tetrahedron(&p);
+        assert_eq!(bc.mask, 0b1111);
+        assert!((bc.lambda.iter().sum::<f64>() - 1.0).abs() < 1e-15);
+        assert!(bc.combine(&p).length() < 1e-15);
+    }
+
+    #[test]
+    fn origin_beyond_face_projects_onto_that_face() {
+        // Tetrahedron above the plane z = 1; the origin projects onto the bottom face at (0.2, 0.2, 1).
+        let p = [
+            DVec3::new(0.0, 0.0, 1.0),
+            DVec3::new(1.0, 0.0, 1.0),
+            DVec3::new(0.0, 1.0, 1.0),
+            DVec3::new(0.0, 0.0, 2.0),
+        ];
+        let bc = solve_tetrahedron(&p);
+        assert_eq!(bc.mask, 0b0111);
+        assert!((bc.combine(&p) - DVec3::new(0.0, 0.0, 1.0)).length() < 1e-15);
+    }
+
+    #[test]
+    fn flat_tetrahedron_falls_back_to_its_faces() {
+        let p = [
+            DVec3::new(1.0, 0.0, 1.0),
+            DVec3::new(2.0, 0.0, 1.0),
+            DVec3::new(1.0, 1.0, 1.0),
+            DVec3::new(2.0, 1.0, 1.0),
+        ];
+        let bc = solve_tetrahedron(&p);
+        assert!((bc.combine(&p) - DVec3::new(1.0, 0.0, 1.0)).length() < 1e-15);
+        let _ = <f64 as Real>::ONE;
+    }
+}

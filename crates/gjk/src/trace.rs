@@ -1,0 +1,87 @@
+//! The observer hook: every query reports each GJK step to an [`Observer`]. The unit type `()` is the observer
+//! that does nothing; its empty, inlined method lets the compiler remove the reporting entirely, so a query
+//! without an observer costs the same as one with no hook at all. [`Recorder`] keeps every step, for the demo,
+//! the pictures and debugging.
+
+use crate::math::Vector;
+
+/// What the algorithm decided after a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The simplex moved closer to the origin; another step follows.
+    Continue,
+    /// The simplex encloses (or touches) the origin: the shapes intersect.
+    Intersecting,
+    /// The new support point brings the simplex no closer than the tolerance: `closest` is the answer.
+    Converged,
+    /// The shapes are known to be farther apart than the caller's bound (or, for a boolean query, apart).
+    Separated,
+    /// The next simplex would not be closer in this precision: the previous one is the answer.
+    Stalled,
+    /// The iteration cap was reached.
+    MaxIterations,
+}
+
+/// One GJK step, in world coordinates.
+///
+/// The Minkowski difference of the world shapes is A − B; the points here are on it, rotated into the world
+/// (translation plays no part in a difference), so they can be drawn directly.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step<V: Vector> {
+    /// 1 for the first step.
+    pub iteration: u32,
+    /// The search direction d (the support point of A − B farthest along d is asked for).
+    pub direction: V,
+    /// The support point w = s_A(d) − s_B(−d).
+    pub support: V,
+    /// s_A(d), a world point of A's core.
+    pub support_a: V,
+    /// s_B(−d), a world point of B's core.
+    pub support_b: V,
+    /// The simplex after this step (the sub-simplex nearest the origin), points of A − B.
+    pub simplex: [V; 4],
+    /// How many entries of `simplex` are used.
+    pub simplex_len: usize,
+    /// The point of the simplex closest to the origin after this step.
+    pub closest: V,
+    /// What was decided.
+    pub decision: Decision,
+}
+
+impl<V: Vector> Step<V> {
+    /// The used part of the simplex.
+    pub fn simplex(&self) -> &[V] {
+        &self.simplex[..self.simplex_len]
+    }
+}
+
+/// Receives each step of a query.
+pub trait Observer<V: Vector> {
+    /// Called once per step, in order.
+    fn step(&mut self, step: &Step<V>);
+}
+
+/// The observer that ignores everything: zero cost.
+impl<V: Vector> Observer<V> for () {
+    #[inline(always)]
+    fn step(&mut self, _step: &Step<V>) {}
+}
+
+/// An observer that keeps every step.
+#[derive(Clone, Debug, Default)]
+pub struct Recorder<V: Vector> {
+    /// The steps, in order.
+    pub steps: Vec<Step<V>>,
+}
+
+impl<V: Vector> Observer<V> for Recorder<V> {
+    fn step(&mut self, step: &Step<V>) {
+        self.steps.push(*step);
+    }
+}
+
+impl<V: Vector, F: FnMut(&Step<V>)> Observer<V> for F {
+    fn step(&mut self, step: &Step<V>) {
+        self(step)
+    }
+}

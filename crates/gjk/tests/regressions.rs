@@ -1,0 +1,204 @@
+//! Configurations that break GJK implementations (ours or others', see shared/PEER-FAILURES.md), each with an
+//! answer known exactly by construction. Each test says what it guards against.
+
+use gjk::math::{DQuat, DVec2, DVec3, Iso, Quat, Vec3};
+use gjk::shape::{Ball, Capsule, ConvexPolytope, Cuboid, Point, Segment, SupportMap, Triangle};
+use gjk::{distance, distance_with, intersects, DistanceOptions, Status};
+
+fn at(x: f64, y: f64, z: f64) -> Iso<DVec3> {
+    Iso::from_translation(DVec3::new(x, y, z))
+}
+
+fn unit_cube() -> Cuboid<DVec3> {
+    Cuboid::new(DVec3::splat(0.5)).unwrap()
+}
+
+/// Asserts a separated answer: distance to `tol`, unit normal, points consistent with distance and normal.
+fn assert_separated<S: SupportMap<DVec3> + ?Sized, T: SupportMap<DVec3> + ?Sized>(
+    a: &S,
+    pa: &Iso<DVec3>,
+    b: &T,
+    pb: &Iso<DVec3>,
+    want: f64,
+    tol: f64,
+) -> gjk::Distance<DVec3> {
+    let d = distance(a, pa, b, pb);
+    assert!(!d.intersecting, "reported intersecting; want distance {want}: {d:?}");
+    assert!((d.distance - want).abs() <= tol, "distance {} want {want} (tol {tol:e})", d.distance);
+    assert!((d.normal.length() - 1.0).abs() < 1e-12, "normal not unit: {:?}", d.normal);
+    let gap = d.point_b - d.point_a;
+    assert!((gap - d.normal * d.distance).length() <= tol, "point_b - point_a != distance * normal");
+    assert!(intersects(a, pa, b, pb) == d.intersecting, "intersects disagrees with distance");
+    d
+}
+
+fn assert_touching_or_overlapping<S: SupportMap<DVec3> + ?Sized, T: SupportMap<DVec3> + ?Sized>(
+    a: &S,
+    pa: &Iso<DVec3>,
+    b: &T,
+    pb: &Iso<DVec3>,
+) {
+    let d = distance(a, pa, b, pb);
+    assert!(d.intersecting && d.distance == 0.0, "{d:?}");
+    assert!(d.point_a.is_finite() && d.point_b.is_finite() && d.normal.is_finite(), "NaN in {d:?}");
+    assert_eq!(d.status, Status::Converged);
+    assert!(intersects(a, pa, b, pb));
+}
+
+/// Stacked cubes touching face to face: libccd #25 produced a NaN search direction here.
+#[test]
+fn touching_boxes_face_to_face() {
+    assert_touching_or_overlapping(&unit_cube(), &at(0.0, 0.0, 0.0), &unit_cube(), &at(0.0, 1.0, 0.0));
+    assert_touching_or_overlapping(&unit_cube(), &at(0.0, 0.0, 0.0), &unit_cube(), &at(0.3, 1.0, -0.2));
+}
+
+#[test]
+fn touching_boxes_edge_to_edge_and_vertex_to_vertex() {
+    assert_touching_or_overlapping(&unit_cube(), &at(0.0, 0.0, 0.0), &unit_cube(), &at(1.0, 1.0, 0.0));
+    assert_touching_or_overlapping(&unit_cube(), &at(0.0, 0.0, 0.0), &unit_cube(), &at(1.0, 1.0, 1.0));
+}
+
+/// A gap of 1e-6 between parallel faces must be measured, not rounded to touching.
+#[test]
+fn boxes_face_to_face_with_a_gap_of_1e_6() {
+    assert_separated(&unit_cube(), &at(0.0, 0.0, 0.0), &unit_cube(), &at(0.2, 1.0 + 1e-6, 0.1), 1e-6, 1e-15);
+}
+
+/// The same gap far from the origin: parry #70/#396 and mujoco_warp #1613 lost it at large coordinates. At 1e5
+/// the inputs themselves are rounded to ulp(1e5) ≈ 1.5e-11, which bounds the accuracy.
+#[test]
+fn boxes_with_a_gap_of_1e_6_at_offset_1e5() {
+    let o = 1e5;
+    let d = assert_separated(&unit_cube(), &at(o, o, -o), &unit_cube(), &at(o + 0.2, o + 1.0 + 1e-6, -o), 1e-6, 3e-11);
+    assert!((d.normal - DVec3::Y).length() < 1e-4);
+}
+
+/// One shape inside another with the same centre: GJK must end with the origin enclosed, not loop.
+#[test]
+fn box_inside_box_same_centre() {
+    let small = Cuboid::new(DVec3::new(0.1, 0.2, 0.3)).unwrap();
+    assert_touching_or_overlapping(&unit_cube(), &at(0.0, 0.0, 0.0), &small, &at(0.0, 0.0, 0.0));
+    assert_touching_or_overlapping(&small, &at(5.0, 5.0, 5.0), &unit_cube(), &at(5.0, 5.0, 5.0));
+}
+
+/// Identical shapes at identical poses: A − B is symmetric about the origin.
+#[test]
+fn identical_shapes_at_identical_poses() {
+    let q = Iso::new(DQuat::from_rotation_x(0.4), DVec3::new(1.0, 2.0, 3.0));
+    assert_touching_or_overlapping(&unit_cube(), &q, &unit_cube(), &q);
+    let p = Point::new(DVec3::ZERO).unwrap();
+    assert_touching_or_overlapping(&p, &q, &p, &q);
+}
+
+/// Shapes 1e-3 in size: tolerances must be relative, or everything looks touching.
+#[test]
+fn millimetre_boxes_with_a_micrometre_gap() {
+    let c = Cuboid::new(DVec3::splat(5e-4)).unwrap();
+    assert_separated(&c, &at(0.0, 0.0, 0.0), &c, &at(1e-3 + 1e-6, 2e-4, 0.0), 1e-6, 1e-18);
+}
+
+/// Extreme size ratio, molecule against plane (coal #380): a 1e-3 ball over a 1e3 slab.
+#[test]
+fn tiny_ball_over_huge_slab() {
+    let slab = Cuboid::new(DVec3::new(1e3, 1.0, 1e3)).unwrap();
+    let ball = Ball::new(1e-3).unwrap();
+    assert_separated(&slab, &at(0.0, 0.0, 0.0), &ball, &at(123.0, 1.0 + 2e-3, -77.0), 1e-3, 1e-12);
+}
+
+/// A needle (segment) crossing a thin slab and one just missing its edge.
+#[test]
+fn needle_against_thin_slab() {
+    let slab = Cuboid::new(DVec3::new(1.0, 1e-6, 1.0)).unwrap();
+    let needle = Segment::new(DVec3::new(0.0, -5.0, 0.0), DVec3::new(0.0, 5.0, 0.0)).unwrap();
+    assert_touching_or_overlapping(&slab, &at(0.0, 0.0, 0.0), &needle, &at(0.3, 0.0, 0.2));
+    assert_separated(&slab, &at(0.0, 0.0, 0.0), &needle, &at(1.0 + 1e-7, 0.0, 0.2), 1e-7, 1e-15);
+}
+
+/// Coplanar flat polygons overlapping in their common plane: openGJK #3 called these separated.
+#[test]
+fn coplanar_flat_polygons_overlapping() {
+    let square = |s: f64| {
+        ConvexPolytope::new(&[
+            DVec3::new(-s, 0.0, -s),
+            DVec3::new(s, 0.0, -s),
+            DVec3::new(s, 0.0, s),
+            DVec3::new(-s, 0.0, s),
+        ])
+        .unwrap()
+    };
+    assert_touching_or_overlapping(&square(1.0), &at(0.0, 0.0, 0.0), &square(0.5), &at(0.7, 0.0, 0.3));
+    assert_separated(&square(1.0), &at(0.0, 0.0, 0.0), &square(0.5), &at(2.0, 0.0, 0.0), 0.5, 1e-14);
+}
+
+/// Point sets with duplicates and collinear points are valid hulls and measure like their hull.
+#[test]
+fn duplicated_and_collinear_hull_points() {
+    let line = ConvexPolytope::new(&[
+        DVec3::new(0.0, 0.0, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+        DVec3::new(0.5, 0.0, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+        DVec3::new(0.25, 0.0, 0.0),
+    ])
+    .unwrap();
+    let p = Point::new(DVec3::new(0.5, 2.0, 0.0)).unwrap();
+    assert_separated(&line, &at(0.0, 0.0, 0.0), &p, &at(0.0, 0.0, 0.0), 2.0, 1e-15);
+    let single = ConvexPolytope::new(&[DVec3::ONE, DVec3::ONE, DVec3::ONE]).unwrap();
+    assert_separated(&single, &at(0.0, 0.0, 0.0), &unit_cube(), &at(0.0, 0.0, 0.0), 0.5 * 3f64.sqrt(), 1e-15);
+}
+
+/// A triangle touching a box edge-on and a degenerate (collinear) triangle.
+#[test]
+fn degenerate_triangle_measures_like_its_segment() {
+    let flat = Triangle::new(DVec3::new(-1.0, 2.0, 0.0), DVec3::new(1.0, 2.0, 0.0), DVec3::new(0.0, 2.0, 0.0)).unwrap();
+    assert_separated(&unit_cube(), &at(0.0, 0.0, 0.0), &flat, &at(0.0, 0.0, 0.0), 1.5, 1e-15);
+}
+
+/// Capsules whose core segments are parallel (the segment–segment closest pair is not unique).
+#[test]
+fn capsule_capsule_parallel_segments() {
+    let c = Capsule::new(1.0, 0.25).unwrap();
+    let d = assert_separated(&c, &at(0.0, 0.0, 0.0), &c, &at(1.0, 0.5, 0.0), 0.5, 1e-15);
+    assert!((d.normal - DVec3::X).length() < 1e-15);
+}
+
+/// Capsule lying just above a box, a 1e-6 gap: exact through core + radius (parry #378 had a wrong witness).
+#[test]
+fn capsule_above_box_within_prediction_distance() {
+    let c = Capsule::new(1.0, 0.25).unwrap();
+    let lying = Iso::new(DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2), DVec3::new(0.1, 0.75 + 1e-6, 0.0));
+    let d = assert_separated(&unit_cube(), &at(0.0, 0.0, 0.0), &c, &lying, 1e-6, 1e-15);
+    assert!((d.point_a.y - 0.5).abs() < 1e-15 && (d.point_b.y - 0.5 - 1e-6).abs() < 1e-15);
+}
+
+/// MuJoCo #3383: separated shapes reported at distance 0 after an early exit. With a bound below the distance
+/// the answer must still say separated, with a lower bound, never intersecting.
+#[test]
+fn early_exit_above_bound_never_reports_intersecting() {
+    let opts = DistanceOptions { max_distance: Some(0.1), ..DistanceOptions::default() };
+    let d = distance_with(&unit_cube(), &at(0.0, 0.0, 0.0), &unit_cube(), &at(0.3, 1.5, 0.0), &opts, None, &mut ());
+    assert!(!d.intersecting);
+    assert_eq!(d.status, Status::AboveBound);
+    assert!(d.distance > 0.1 && d.distance <= 0.5 + 1e-15, "lower bound {}", d.distance);
+}
+
+/// 2D: rectangles touching at corners and a circle exactly touching a rectangle's side.
+#[test]
+fn touching_rectangles_and_circle_in_2d() {
+    let r = Cuboid::new(DVec2::new(1.0, 0.5)).unwrap();
+    let o = Iso::<DVec2>::identity();
+    assert!(distance(&r, &o, &r, &Iso::from_translation(DVec2::new(2.0, 1.0))).intersecting);
+    let disc = Ball::new(0.5).unwrap();
+    assert!(distance(&r, &o, &disc, &Iso::from_translation(DVec2::new(0.3, 1.0))).intersecting);
+    let d = distance(&r, &o, &disc, &Iso::from_translation(DVec2::new(0.3, 1.0 + 1e-6)));
+    assert!(!d.intersecting && (d.distance - 1e-6).abs() < 1e-15);
+}
+
+/// f32: the same face-to-face gap, at the precision f32 can hold (ulp(1) ≈ 1.2e-7).
+#[test]
+fn boxes_face_to_face_in_f32() {
+    let c = Cuboid::new(Vec3::splat(0.5)).unwrap();
+    let d = distance(&c, &Iso::identity(), &c, &Iso::new(Quat::IDENTITY, Vec3::new(0.2, 1.001, 0.1)));
+    assert!(!d.intersecting && (d.distance - 0.001).abs() < 1e-6, "{d:?}");
+    assert!(distance(&c, &Iso::identity(), &c, &Iso::new(Quat::IDENTITY, Vec3::new(0.2, 1.0, 0.1))).intersecting);
+}
