@@ -29,7 +29,32 @@ fn decision_text(d: Decision) -> &'static str {
 pub fn run(out: &mut impl Write) -> io::Result<()> {
     textbook(out)?;
     writeln!(out)?;
-    families(out)
+    families(out)?;
+    writeln!(out)?;
+    penetration(out)
+}
+
+/// Two unit boxes, the second tilted a little and sunk into the first: depth, normal and contact manifold.
+fn penetration(out: &mut impl Write) -> io::Result<()> {
+    let cube = Cuboid::new(DVec3::splat(0.5)).expect("box");
+    let pose_b = Iso::new(DQuat::from_rotation_z(0.05), DVec3::new(0.2, 0.95, 0.1));
+    writeln!(out, "Penetration: two unit boxes, B tilted by 0.05 rad about z and placed at (0.2, 0.95, 0.1)")?;
+    let p = gjk::penetration(&cube, &Iso::identity(), &cube, &pose_b);
+    writeln!(
+        out,
+        "  depth {:.6}, normal {} (from A toward B), deepest points A{} B{}, status {}",
+        p.depth,
+        fmt(p.normal),
+        fmt(p.point_a),
+        fmt(p.point_b),
+        p.status.as_str()
+    )?;
+    let m = gjk::manifold::contact_manifold(&cube, &Iso::identity(), &cube, &pose_b, 0.0);
+    writeln!(out, "  contact manifold: {} points", m.len)?;
+    for c in m.contacts() {
+        writeln!(out, "    on A {} on B {} depth {:.6} id {:#x}", fmt(c.point_a), fmt(c.point_b), c.depth, c.id)?;
+    }
+    Ok(())
 }
 
 /// Triangles A (0,1) (1,−1) (−1,−1) and B (0,−1) (1,1) (−1,1), the first search direction (1, 0).

@@ -1,6 +1,7 @@
 //! One JSON query line in, one JSON answer line out. The format is documented in docs/cli.md.
 
 use gjk::cast::{ray_cast, shape_cast, time_of_impact, CastOptions, Motion};
+use gjk::manifold::contact_manifold;
 use gjk::math::{DVec2, DVec3, Rotation, Vector};
 use gjk::{distance_with, intersection, penetration_with, DistanceOptions};
 use serde_json::{json, Map, Value};
@@ -77,6 +78,26 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
                 "status": p.status.as_str(),
             })
         }
+        "contact" => {
+            let prediction = optional_number(line, "prediction")?.unwrap_or(0.0);
+            if prediction < 0.0 {
+                return Err("prediction must not be negative".into());
+            }
+            let m = contact_manifold(&*a, &pose_a, &*b()?, &pose_b()?, prediction);
+            let contacts: Vec<Value> = m
+                .contacts()
+                .iter()
+                .map(|c| {
+                    json!({
+                        "point_a": vec_json(c.point_a),
+                        "point_b": vec_json(c.point_b),
+                        "depth": c.depth + 0.0,
+                        "id": c.id,
+                    })
+                })
+                .collect();
+            json!({"normal": vec_json(m.normal), "contacts": contacts, "status": m.status.as_str()})
+        }
         "ray_cast" => {
             let origin = vector::<V>(line.get("origin").ok_or("ray_cast needs \"origin\"")?, "origin")?;
             let direction = vector::<V>(line.get("direction").ok_or("ray_cast needs \"direction\"")?, "direction")?;
@@ -140,7 +161,7 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
         }
         other => {
             return Err(format!(
-                "unknown query {other:?} (expected intersect, distance, penetration, ray_cast or shape_cast)"
+                "unknown query {other:?} (expected intersect, distance, penetration, contact, ray_cast or shape_cast)"
             ))
         }
     };

@@ -24,6 +24,7 @@
 //! * [`simplex`] — the signed-volumes sub-algorithm: the closest point of a simplex to the origin.
 //! * [`gjk`](mod@gjk) — the distance and intersection queries, warm starting, statuses.
 //! * [`epa`] — penetration depth (signed distance) for overlapping shapes.
+//! * [`manifold`] — contact manifolds (up to four points, with stable ids).
 //! * [`cast`] — ray casts, linear shape casts and rotating time of impact.
 //! * [`trace`] — the observer hook that sees every step.
 #![deny(missing_docs)]
@@ -35,6 +36,7 @@
 pub mod cast;
 pub mod epa;
 pub mod gjk;
+pub mod manifold;
 pub mod math;
 pub mod shape;
 pub mod simplex;

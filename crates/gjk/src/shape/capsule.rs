@@ -1,4 +1,4 @@
-use super::{check_size, Aabb, ShapeError, SupportMap};
+use super::{check_size, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A capsule (3D) or stadium (2D) along the local y axis: the segment from (0, −half_height) to
@@ -31,6 +31,13 @@ impl<V: Vector> SupportMap<V> for Capsule<V::Real> {
     }
     fn center(&self) -> V {
         V::zero()
+    }
+    fn support_feature(&self, _dir: V, out: &mut Feature<V>) {
+        // The whole core segment: clipping keeps the end(s) within reach, so a capsule lying flat gives two contacts
+        // and a standing one gives one.
+        out.reset(0);
+        out.push(V::axis(1) * -self.half_height, 0);
+        out.push(V::axis(1) * self.half_height, 1);
     }
     fn local_aabb(&self) -> Aabb<V> {
         let h = V::axis(1) * self.half_height;

@@ -1,4 +1,4 @@
-use super::{check_sizes, Aabb, ShapeError, SupportMap};
+use super::{check_sizes, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A rectangle (2D) or box (3D) centred on the local origin. A zero half-extent is a valid flat box.
@@ -36,6 +36,40 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
     }
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_box(self.half_extents, o, d, max_toi, solid))
+    }
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        // The face across axis k, on the side of dir, where |dir_k| is largest. Its corners are listed in Gray-code
+        // order over the other axes, which walks around the face (a quad in 3D, an edge in 2D). A corner's id has
+        // bit i set when its coordinate i is positive.
+        let k = (0..V::DIM).fold(0, |m, i| if dir.get(i).abs() > dir.get(m).abs() { i } else { m });
+        let positive = dir.get(k) >= V::Real::ZERO;
+        out.reset(2 * k as u32 + positive as u32);
+        // The other axes, cyclically after k (one of them in 2D).
+        let others = [(k + 1) % V::DIM, (k + 2) % V::DIM];
+        let others = &others[..V::DIM - 1];
+        let corners = 1usize << others.len();
+        for g in 0..corners {
+            let gray = g ^ (g >> 1);
+            let mut id = if positive { 1u32 << k } else { 0 };
+            let p = V::from_fn(|i| {
+                let h = self.half_extents.get(i);
+                if i == k {
+                    return if positive { h } else { -h };
+                }
+                let bit = others.iter().position(|&o| o == i).map_or(0, |b| (gray >> b) & 1);
+                if bit == 1 {
+                    h
+                } else {
+                    -h
+                }
+            });
+            for (b, &axis) in others.iter().enumerate() {
+                if (gray >> b) & 1 == 1 {
+                    id |= 1 << axis;
+                }
+            }
+            out.push(p, id);
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-use super::{check_size, Aabb, ShapeError, SupportMap};
+use super::{check_size, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector3};
 
 /// A 3D cylinder along the local y axis, centred on the origin.
@@ -42,5 +42,27 @@ impl<V: Vector3> SupportMap<V> for Cylinder<V::Real> {
     fn local_aabb(&self) -> Aabb<V> {
         let h = V::new3(self.radius, self.half_height, self.radius);
         Aabb::new(-h, h)
+    }
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        // Within about 1.1° of the axis the cap supports dir: its rim, as 8 points on the true circle. Within
+        // about 1.1° of perpendicular, the side line. Otherwise a single rim point.
+        let len = dir.length();
+        let axial = dir.get(1) / len;
+        let h = if axial < V::Real::ZERO { -self.half_height } else { self.half_height };
+        let near = V::Real::from_f64(0.9998);
+        if axial.abs() >= near {
+            out.reset(if axial < V::Real::ZERO { 1 } else { 2 });
+            for i in 0..8 {
+                let a = V::Real::from_f64(i as f64 * core::f64::consts::FRAC_PI_4);
+                out.push(V::new3(self.radius * a.cos(), h, self.radius * a.sin()), i);
+            }
+        } else if axial.abs() <= V::Real::from_f64(0.02) {
+            let (x, z) = rim(dir, self.radius);
+            out.reset(3);
+            out.push(V::new3(x, -self.half_height, z), 8);
+            out.push(V::new3(x, self.half_height, z), 9);
+        } else {
+            out.single(self.support(dir), 10);
+        }
     }
 }

@@ -1,4 +1,4 @@
-use super::{check_size, Aabb, ConvexPolytope, ShapeError, SupportMap};
+use super::{check_size, Aabb, ConvexPolytope, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector3};
 
 /// A 3D view frustum: the convex hull of its eight corners.
@@ -106,6 +106,9 @@ impl<V: Vector3> SupportMap<V> for Frustum<V> {
     }
     fn center(&self) -> V {
         self.hull.center()
+    }
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        self.hull.support_feature(dir, out)
     }
     fn local_aabb(&self) -> Aabb<V> {
         self.hull.local_aabb()

@@ -14,6 +14,7 @@ mod custom;
 mod cylinder;
 mod ellipsoid;
 mod error;
+mod feature;
 mod frustum;
 pub mod hull;
 mod minkowski;
@@ -34,6 +35,7 @@ pub use custom::SupportFn;
 pub use cylinder::Cylinder;
 pub use ellipsoid::Ellipsoid;
 pub use error::ShapeError;
+pub use feature::{Feature, MAX_FEATURE_POINTS};
 pub use frustum::Frustum;
 pub use minkowski::MinkowskiSum;
 pub use point::Point;
@@ -81,6 +83,13 @@ pub trait SupportMap<V: Vector> {
     #[inline]
     fn center(&self) -> V {
         self.local_aabb().center()
+    }
+
+    /// The feature of the core (vertex, edge or face) that supports `dir`, for contact manifolds. Polyhedral
+    /// shapes report the face whose normal is closest to `dir`; the default, right for strictly convex shapes, is
+    /// the support point alone.
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        out.single(self.support(dir), 0);
     }
 
     /// An exact ray cast in the local frame for shapes that have a closed form: `None` means "no fast path, use
@@ -144,6 +153,9 @@ macro_rules! forward_support_map {
             }
             fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
                 (**self).ray_cast_local(o, d, max_toi, solid)
+            }
+            fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+                (**self).support_feature(dir, out)
             }
         }
     )*};

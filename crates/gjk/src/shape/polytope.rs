@@ -1,5 +1,5 @@
 use super::hull::{hull2, hull3, HullKind};
-use super::{check_point, Aabb, ShapeError, SupportMap};
+use super::{check_point, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// Vertex count from which [`ConvexPolytope`] finds its support point by hill-climbing over the vertex graph
@@ -30,6 +30,8 @@ pub struct ConvexPolytope<V> {
     /// Faces (3D): vertex cycles, counter-clockwise from outside; `faces[face_offsets[f]..face_offsets[f + 1]]`.
     face_offsets: Vec<u32>,
     faces: Vec<u32>,
+    /// Outward unit normal of each face.
+    face_normals: Vec<V>,
     kind: HullKind,
 }
 
@@ -57,7 +59,21 @@ impl<V: Vector> ConvexPolytope<V> {
         let vertices = order.iter().map(|&i| points[i]).collect();
         let (offsets, adjacency) = flatten(&neighbors);
         let (face_offsets, faces) = flatten(&faces);
-        Ok(Self { vertices, offsets, adjacency, face_offsets, faces, kind })
+        let mut hull = Self { vertices, offsets, adjacency, face_offsets, faces, face_normals: Vec::new(), kind };
+        hull.face_normals = hull.faces().map(|f| hull.outward_normal(f)).collect();
+        Ok(hull)
+    }
+
+    /// The unit normal of a face from three of its vertices (counter-clockwise from outside, so the right-hand
+    /// rule points out). On a solid hull it is also turned away from the centre, guarding against rounding.
+    fn outward_normal(&self, face: &[u32]) -> V {
+        let p: Vec<V> = face.iter().take(3).map(|&i| self.vertices[i as usize]).collect();
+        let n = V::facet_normal(&p).unwrap_or_else(V::zero);
+        if self.kind == HullKind::Polyhedron && (p[0] - self.center()).dot(n) < V::Real::ZERO {
+            -n
+        } else {
+            n
+        }
     }
 
     /// The hull's vertices (a subset of the input points).
@@ -118,6 +134,32 @@ impl<V: Vector> ConvexPolytope<V> {
     }
 }
 
+impl<V: Vector> ConvexPolytope<V> {
+    /// A polygon's (or segment's, or point's) supporting feature: of the two edges at the support vertex, the one
+    /// whose outward normal is closer to `dir`.
+    fn support_edge(&self, dir: V, out: &mut Feature<V>) {
+        let i = self.scan(dir);
+        let n = self.vertices.len();
+        if n == 1 || V::DIM != 2 && n > 2 {
+            return out.single(self.vertices[i], i as u32);
+        }
+        let c = self.center();
+        let (prev, next) = ((i + n - 1) % n, (i + 1) % n);
+        let score = |j: usize| {
+            let e = [self.vertices[i], self.vertices[j]];
+            V::facet_normal(&e).map_or(V::Real::ZERO, |m| {
+                let m = if (e[0] - c).dot(m) < V::Real::ZERO { -m } else { m };
+                m.dot(dir)
+            })
+        };
+        let j = if score(prev) > score(next) { prev } else { next };
+        let (a, b) = if j == prev { (j, i) } else { (i, j) };
+        out.reset(a as u32);
+        out.push(self.vertices[a], a as u32);
+        out.push(self.vertices[b], b as u32);
+    }
+}
+
 /// The two neighbours of position `i` on a cycle of `n` (one for a segment, none for a point).
 fn cycle_neighbors(i: usize, n: usize) -> Vec<u32> {
     match n {
@@ -160,6 +202,28 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
     fn center(&self) -> V {
         let sum = self.vertices.iter().fold(V::zero(), |acc, v| acc + *v);
         sum * (V::Real::ONE / V::Real::from_f64(self.vertices.len() as f64))
+    }
+
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        if self.face_normals.is_empty() {
+            return self.support_edge(dir, out);
+        }
+        // The face whose outward normal is closest to dir.
+        let mut best = 0;
+        for (f, n) in self.face_normals.iter().enumerate() {
+            if n.dot(dir) > self.face_normals[best].dot(dir) {
+                best = f;
+            }
+        }
+        let face = &self.faces[self.face_offsets[best] as usize..self.face_offsets[best + 1] as usize];
+        if face.len() > super::MAX_FEATURE_POINTS {
+            let i = self.scan(dir);
+            return out.single(self.vertices[i], i as u32);
+        }
+        out.reset(best as u32);
+        for &i in face {
+            out.push(self.vertices[i as usize], i);
+        }
     }
 
     fn local_aabb(&self) -> Aabb<V> {

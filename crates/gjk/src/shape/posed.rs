@@ -1,4 +1,4 @@
-use super::SupportMap;
+use super::{Feature, SupportMap};
 use crate::math::{Iso, Vector};
 
 /// A shape placed at a pose inside another shape's frame (for compound descriptions such as a Minkowski sum of
@@ -34,5 +34,9 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Posed<S, V> {
     }
     fn center(&self) -> V {
         self.pose.transform_point(self.shape.center())
+    }
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        self.shape.support_feature(self.pose.inverse_transform_vector(dir), out);
+        out.map(|p| self.pose.transform_point(p));
     }
 }

@@ -1,4 +1,4 @@
-use super::{check_size, ShapeError, SupportMap};
+use super::{check_size, Feature, ShapeError, SupportMap};
 use crate::math::Vector;
 
 /// A shape grown by a margin: every point within `radius` of `shape` (a rounded box, a thick polygon). Kept as
@@ -33,5 +33,8 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S, V::Real> {
     }
     fn center(&self) -> V {
         self.shape.center()
+    }
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        self.shape.support_feature(dir, out)
     }
 }

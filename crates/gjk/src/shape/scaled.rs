@@ -1,4 +1,4 @@
-use super::{check_point, support_full, ShapeError, SupportMap};
+use super::{check_point, support_full, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A shape scaled along its local axes by `scale` (non-uniform; a zero factor flattens it, a negative one
@@ -43,5 +43,14 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Scaled<S, V> {
     }
     fn center(&self) -> V {
         self.shape.center().mul_elem(self.scale)
+    }
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        if self.uniform || self.shape.radius() == V::Real::ZERO {
+            // A linear map sends faces to faces: the face supporting S·d, scaled.
+            self.shape.support_feature(dir.mul_elem(self.scale), out);
+            out.map(|p| p.mul_elem(self.scale));
+        } else {
+            out.single(self.support(dir), 0);
+        }
     }
 }

@@ -1,4 +1,4 @@
-use super::{check_point, ShapeError, SupportMap};
+use super::{check_point, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// The segment between two points (they may coincide).
@@ -29,5 +29,10 @@ impl<V: Vector> SupportMap<V> for Segment<V> {
     }
     fn center(&self) -> V {
         (self.a + self.b) * V::Real::HALF
+    }
+    fn support_feature(&self, _dir: V, out: &mut Feature<V>) {
+        out.reset(0);
+        out.push(self.a, 0);
+        out.push(self.b, 1);
     }
 }

@@ -1,4 +1,4 @@
-use super::{check_point, ShapeError, SupportMap};
+use super::{check_point, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A triangle (possibly degenerate: collinear or repeated corners are valid).
@@ -33,6 +33,33 @@ impl<V: Vector> SupportMap<V> for Triangle<V> {
         } else {
             c
         }
+    }
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
+        if V::DIM == 3 {
+            // In 3D the triangle is its own face, either side.
+            out.reset(0);
+            for (i, p) in self.vertices.iter().enumerate() {
+                out.push(*p, i as u32);
+            }
+            return;
+        }
+        // In 2D, the edge whose outward normal is closest to dir.
+        let c = self.center();
+        let mut best = (0, V::Real::from_f64(-2.0));
+        for i in 0..3 {
+            let e = [self.vertices[i], self.vertices[(i + 1) % 3]];
+            if let Some(n) = V::facet_normal(&e) {
+                let n = if (e[0] - c).dot(n) < V::Real::ZERO { -n } else { n };
+                let s = n.dot(dir.normalize_or_zero());
+                if s > best.1 {
+                    best = (i, s);
+                }
+            }
+        }
+        let (i, j) = (best.0, (best.0 + 1) % 3);
+        out.reset(i as u32);
+        out.push(self.vertices[i], i as u32);
+        out.push(self.vertices[j], j as u32);
     }
     fn center(&self) -> V {
         let [a, b, c] = self.vertices;

@@ -16,6 +16,7 @@ const GRID_BITS: i32 = 50;
 /// Convex hull of a 2D point set: the indices of its vertices, counter-clockwise, without duplicates or
 /// collinear vertices. Degenerate sets give a [`HullKind::Segment`] (the two ends) or a [`HullKind::Point`].
 /// Never panics; `points` should be non-empty and finite (an empty slice gives a `Point` with no vertex).
+#[must_use]
 pub fn hull2(points: &[[f64; 2]]) -> Hull2 {
     let frame = normalise(points);
     hull2_in_frame(&frame.points, frame.tol)

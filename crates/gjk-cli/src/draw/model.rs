@@ -1,0 +1,457 @@
+//! What a picture shows, worked out from one query: the outlines of A, B and A − B seen in each view, the start,
+//! every recorded step, and the answer. Everything here is plain numbers in world coordinates (`[f64; 3]`, z = 0
+//! in 2D); the SVG is laid out from it in `render`.
+
+use std::f64::consts::TAU;
+
+use gjk::math::{Iso, Rotation, Vector};
+use gjk::shape::{support_full, SupportMap};
+use gjk::trace::{Decision, Recorder, Step};
+use gjk::{distance_with, intersection, penetration_with, DistanceOptions, WarmStart};
+use serde_json::{json, Map, Value};
+
+use crate::parse::{pose, shape, DynShape, Space};
+use crate::query::vec_json;
+
+/// A point in world coordinates; z is 0 in 2D.
+pub type P3 = [f64; 3];
+/// A point in a view's plane.
+pub type P2 = [f64; 2];
+
+/// Directions sampled around each view's plane to trace an outline from the support functions.
+const OUTLINE_DIRECTIONS: usize = 256;
+
+/// The query kinds that can be drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Distance,
+    Intersect,
+    Penetration,
+}
+
+impl Kind {
+    fn parse(s: &str) -> Result<Kind, String> {
+        match s {
+            "distance" => Ok(Kind::Distance),
+            "intersect" => Ok(Kind::Intersect),
+            "penetration" => Ok(Kind::Penetration),
+            other => Err(format!("gjk draw draws distance, intersect and penetration queries, not {other:?}")),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Distance => "distance",
+            Kind::Intersect => "intersect",
+            Kind::Penetration => "penetration",
+        }
+    }
+}
+
+/// An orthographic view: world axis `i` to the right, world axis `j` up.
+#[derive(Clone, Copy, Debug)]
+pub struct View {
+    pub i: usize,
+    pub j: usize,
+}
+
+impl View {
+    pub fn project(&self, p: P3) -> P2 {
+        [p[self.i], p[self.j]]
+    }
+
+    pub fn axis_names(&self) -> (&'static str, &'static str) {
+        const NAMES: [&str; 3] = ["x", "y", "z"];
+        (NAMES[self.i], NAMES[self.j])
+    }
+}
+
+/// The outlines of the shapes as one view sees them (convex polygons, counter-clockwise).
+pub struct Outlines {
+    pub a: Vec<P2>,
+    pub b: Vec<P2>,
+    /// A − B, radii included.
+    pub diff: Vec<P2>,
+    /// A − B of the cores, where the steps' points lie; only when a shape has a radius.
+    pub diff_core: Option<Vec<P2>>,
+}
+
+/// The simplex GJK starts from: one support point, along the first search direction.
+pub struct Start {
+    pub direction: P3,
+    pub support: P3,
+    /// The points of A and B that make `support`, when known.
+    pub parts: Option<(P3, P3)>,
+}
+
+/// One recorded step.
+pub struct StepView {
+    pub iteration: u32,
+    pub direction: P3,
+    pub support: P3,
+    pub support_a: P3,
+    pub support_b: P3,
+    /// The simplex before the step.
+    pub before: Vec<P3>,
+    /// The simplex after the step, and the name of each point (w₀, w₁, …: the step that found it).
+    pub simplex: Vec<(P3, String)>,
+    pub closest: P3,
+    pub decision: Decision,
+}
+
+/// The answer, as drawn in the last panel.
+pub struct Answer {
+    pub headline: String,
+    pub lines: Vec<String>,
+    pub point_a: Option<P3>,
+    pub point_b: Option<P3>,
+    /// Unit normal from A toward B, when defined.
+    pub normal: Option<P3>,
+}
+
+/// Everything one picture shows.
+pub struct Drawing {
+    pub dim: usize,
+    pub kind: Kind,
+    pub title: String,
+    /// Lines describing the shapes and poses.
+    pub about: Vec<String>,
+    /// The answer as `gjk query` prints it for the same line.
+    pub answer_json: String,
+    pub views: Vec<View>,
+    /// Per view.
+    pub outlines: Vec<Outlines>,
+    /// The radii of A and B (the steps run on the cores).
+    pub radii: (f64, f64),
+    pub start: Start,
+    pub steps: Vec<StepView>,
+    pub answer: Answer,
+}
+
+/// Builds the drawing of one query line. `warm` are first search directions (A's frame) handed to the query as
+/// a warm start, for the built-in examples that need them; `title` replaces the default title.
+pub fn build(line: &Map<String, Value>, warm: &[P3], title: Option<&str>) -> Result<Drawing, String> {
+    match crate::parse::dimension(line)? {
+        2 => build_in::<gjk::math::DVec2>(line, warm, title),
+        _ => build_in::<gjk::math::DVec3>(line, warm, title),
+    }
+}
+
+fn to3<V: Vector<Real = f64>>(v: V) -> P3 {
+    let mut p = [0.0; 3];
+    for (i, c) in p.iter_mut().enumerate().take(V::DIM) {
+        *c = v.get(i);
+    }
+    p
+}
+
+/// A shape at a pose, asked for world support points.
+struct Placed<'s, V: Space> {
+    shape: &'s dyn SupportMap<V>,
+    pose: Iso<V>,
+}
+
+impl<V: Space> Placed<'_, V> {
+    /// The support point of the whole shape (radius included), world.
+    fn full(&self, d: V) -> V {
+        self.pose.transform_point(support_full(self.shape, self.pose.rotation.inverse_rotate(d)))
+    }
+    /// The support point of the core, world.
+    fn core(&self, d: V) -> V {
+        self.pose.transform_point(self.shape.support(self.pose.rotation.inverse_rotate(d)))
+    }
+    fn center(&self) -> V {
+        self.pose.transform_point(self.shape.center())
+    }
+}
+
+fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3], title: Option<&str>) -> Result<Drawing, String> {
+    let kind = Kind::parse(line.get("query").and_then(Value::as_str).ok_or("missing \"query\" string")?)?;
+    let a: DynShape<V> = shape::<V>(line.get("a").ok_or("missing shape \"a\"")?)?;
+    let b: DynShape<V> = shape::<V>(line.get("b").ok_or("missing shape \"b\"")?)?;
+    let pose_a = pose::<V>(line.get("pose_a"))?;
+    let pose_b = pose::<V>(line.get("pose_b"))?;
+    let warm: Vec<V> = warm.iter().map(|d| V::from_f64_slice(&d[..V::DIM])).collect();
+    let options = DistanceOptions::default();
+    let mut rec = Recorder::<V>::default();
+    let id = line.get("id").cloned().unwrap_or(Value::Null);
+
+    // The same answer fields, in the same order, as `gjk query` (src/query.rs); only the observer differs.
+    let (fields, answer) = match kind {
+        Kind::Intersect => {
+            let mut cache = (!warm.is_empty()).then(|| WarmStart::from_directions(&warm));
+            let r = intersection(&*a, &pose_a, &*b, &pose_b, &options, cache.as_mut(), &mut rec);
+            let fields = json!({"intersecting": r.intersecting, "iterations": r.iterations, "status": r.status.as_str()});
+            let headline = if r.intersecting { "the shapes intersect" } else { "the shapes are apart" };
+            let lines = vec![format!("status {} · {} iterations", r.status.as_str(), r.iterations)];
+            (fields, Answer { headline: headline.into(), lines, point_a: None, point_b: None, normal: None })
+        }
+        Kind::Distance => {
+            let mut cache = (!warm.is_empty()).then(|| WarmStart::from_directions(&warm));
+            let d = distance_with(&*a, &pose_a, &*b, &pose_b, &options, cache.as_mut(), &mut rec);
+            let fields = json!({
+                "intersecting": d.intersecting,
+                "distance": d.distance,
+                "point_a": vec_json(d.point_a),
+                "point_b": vec_json(d.point_b),
+                "normal": vec_json(d.normal),
+                "iterations": d.iterations,
+                "status": d.status.as_str(),
+            });
+            let headline =
+                if d.intersecting { "intersecting: distance 0".to_string() } else { format!("distance {}", num(d.distance)) };
+            let mut lines = vec![format!("status {} · {} iterations", d.status.as_str(), d.iterations)];
+            lines.push(format!("point_a {}  point_b {}", vec(to3(d.point_a), V::DIM), vec(to3(d.point_b), V::DIM)));
+            let has_normal = d.normal.length_squared() > 0.0;
+            lines.push(if has_normal {
+                format!("normal {} (from A toward B)", vec(to3(d.normal), V::DIM))
+            } else {
+                "normal: none (the cores overlap)".to_string()
+            });
+            let answer = Answer {
+                headline,
+                lines,
+                point_a: Some(to3(d.point_a)),
+                point_b: Some(to3(d.point_b)),
+                normal: has_normal.then(|| to3(d.normal)),
+            };
+            (fields, answer)
+        }
+        Kind::Penetration => {
+            if !warm.is_empty() {
+                return Err("the penetration query takes no warm start".into());
+            }
+            let p = penetration_with(&*a, &pose_a, &*b, &pose_b, &options, &mut rec);
+            let fields = json!({
+                "intersecting": p.intersecting,
+                "distance": p.distance,
+                "depth": p.depth,
+                "normal": vec_json(p.normal),
+                "point_a": vec_json(p.point_a),
+                "point_b": vec_json(p.point_b),
+                "iterations": p.iterations,
+                "status": p.status.as_str(),
+            });
+            let headline = if p.intersecting {
+                format!("overlap: depth {}", num(p.depth))
+            } else {
+                format!("apart: distance {}", num(p.distance))
+            };
+            let gjk_steps = rec.steps.len() as u32;
+            let epa = p.iterations.saturating_sub(gjk_steps);
+            let mut lines = vec![format!(
+                "status {} · {} GJK steps + {} EPA iterations (not drawn)",
+                p.status.as_str(),
+                gjk_steps,
+                epa
+            )];
+            lines.push(format!("normal {} (from A toward B)", vec(to3(p.normal), V::DIM)));
+            lines.push(format!("point_a {}  point_b {}", vec(to3(p.point_a), V::DIM), vec(to3(p.point_b), V::DIM)));
+            if p.intersecting {
+                lines.push(format!("moving B by depth · normal separates the shapes"));
+            }
+            let answer = Answer {
+                headline,
+                lines,
+                point_a: Some(to3(p.point_a)),
+                point_b: Some(to3(p.point_b)),
+                normal: (p.normal.length_squared() > 0.0).then(|| to3(p.normal)),
+            };
+            (fields, answer)
+        }
+    };
+    let mut out = Map::new();
+    out.insert("id".into(), id);
+    if let Value::Object(m) = fields {
+        out.extend(m);
+    }
+    let answer_json = Value::Object(out).to_string();
+
+    let pa = Placed { shape: &*a, pose: pose_a };
+    let pb = Placed { shape: &*b, pose: pose_b };
+    let views: Vec<View> = if V::DIM == 2 {
+        vec![View { i: 0, j: 1 }]
+    } else {
+        vec![View { i: 0, j: 1 }, View { i: 0, j: 2 }, View { i: 1, j: 2 }]
+    };
+    let radii = (a.radius(), b.radius());
+    let outlines = views
+        .iter()
+        .map(|view| Outlines {
+            a: outline::<V>(view, |d| pa.full(d)),
+            b: outline::<V>(view, |d| pb.full(d)),
+            diff: outline::<V>(view, |d| pa.full(d) - pb.full(-d)),
+            diff_core: (radii.0 > 0.0 || radii.1 > 0.0).then(|| outline::<V>(view, |d| pa.core(d) - pb.core(-d))),
+        })
+        .collect();
+
+    let start = start::<V>(&pa, &pb, &warm, rec.steps.first());
+    let steps = step_views(&start, &rec.steps);
+    let title = match title {
+        Some(t) => t.to_string(),
+        None => format!("GJK {} query ({}D)", kind.name(), V::DIM),
+    };
+    let mut about = Vec::new();
+    for (key, pose_key) in [("a", "pose_a"), ("b", "pose_b")] {
+        let mut s = format!("{} = {}", key.to_uppercase(), line[key]);
+        if let Some(p) = line.get(pose_key).filter(|p| !p.is_null()) {
+            s.push_str(&format!(" at {p}"));
+        }
+        about.push(s);
+    }
+    Ok(Drawing {
+        dim: V::DIM,
+        kind,
+        title,
+        about,
+        answer_json,
+        views,
+        outlines,
+        radii,
+        start,
+        steps,
+        answer,
+    })
+}
+
+/// The first simplex, as the library forms it: along the first warm-start direction, else from A − B's centre
+/// toward the origin (A's x axis when the centres coincide). The point the run actually started from is taken
+/// from the first step when it is still in that step's simplex.
+fn start<V: Space>(pa: &Placed<'_, V>, pb: &Placed<'_, V>, warm: &[V], first: Option<&Step<V>>) -> Start {
+    let d = match warm.iter().find(|d| d.is_finite() && d.length_squared() > 0.0) {
+        Some(&d) => pa.pose.rotation.rotate(d),
+        None => {
+            let c = pa.center() - pb.center();
+            if c.length_squared() > 0.0 && c.is_finite() {
+                -c
+            } else {
+                pa.pose.rotation.rotate(V::axis(0))
+            }
+        }
+    };
+    let (sa, sb) = (pa.core(d), pb.core(-d));
+    let mut support = to3(sa - sb);
+    let mut parts = Some((to3(sa), to3(sb)));
+    if let Some(s) = first {
+        let support1 = to3(s.support);
+        if let Some(p) = s.simplex().iter().map(|p| to3(*p)).find(|p| *p != support1) {
+            if p != support {
+                // Rounding (a rotation undone and redone) picked another point: trust the run's.
+                support = p;
+                parts = None;
+            }
+        }
+    }
+    Start { direction: to3(d), support, parts }
+}
+
+fn step_views<V: Space>(start: &Start, steps: &[Step<V>]) -> Vec<StepView> {
+    let mut names: Vec<(P3, String)> = vec![(start.support, format!("w{}", subscript(0)))];
+    let mut before = vec![start.support];
+    let mut out = Vec::with_capacity(steps.len());
+    for s in steps {
+        let support = to3(s.support);
+        names.push((support, format!("w{}", subscript(s.iteration))));
+        let simplex: Vec<(P3, String)> = s
+            .simplex()
+            .iter()
+            .map(|p| {
+                let p = to3(*p);
+                // The latest point of that name: a support point found again keeps its newest name.
+                let name = names.iter().rev().find(|(q, _)| *q == p).map_or_else(|| "w".to_string(), |(_, n)| n.clone());
+                (p, name)
+            })
+            .collect();
+        let next_before = simplex.iter().map(|(p, _)| *p).collect();
+        out.push(StepView {
+            iteration: s.iteration,
+            direction: to3(s.direction),
+            support,
+            support_a: to3(s.support_a),
+            support_b: to3(s.support_b),
+            before: std::mem::replace(&mut before, next_before),
+            simplex,
+            closest: to3(s.closest),
+            decision: s.decision,
+        });
+    }
+    out
+}
+
+/// The outline of a convex set seen in `view`: the hull of its support points along directions in the view's
+/// plane. Support points along in-plane directions project onto the support points of the projection, so the
+/// outline is exact for polytopes (every vertex whose normal cone is wider than the sampling step appears).
+fn outline<V: Space>(view: &View, support: impl Fn(V) -> V) -> Vec<P2> {
+    let pts = (0..OUTLINE_DIRECTIONS)
+        .map(|k| {
+            let (s, c) = (k as f64 * TAU / OUTLINE_DIRECTIONS as f64).sin_cos();
+            let d = V::from_fn(|i| if i == view.i { c } else if i == view.j { s } else { 0.0 });
+            view.project(to3(support(d)))
+        })
+        .collect();
+    hull(pts)
+}
+
+/// Convex hull (Andrew's monotone chain), counter-clockwise, without repeated or collinear points.
+pub fn hull(mut pts: Vec<P2>) -> Vec<P2> {
+    pts.retain(|p| p[0].is_finite() && p[1].is_finite());
+    pts.sort_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])));
+    pts.dedup();
+    if pts.len() < 3 {
+        return pts;
+    }
+    let scale = pts.iter().fold(0.0f64, |m, p| m.max(p[0].abs()).max(p[1].abs())).max(f64::MIN_POSITIVE);
+    let tol = 1e-12 * scale * scale;
+    let cross = |o: P2, a: P2, b: P2| (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+    let mut h: Vec<P2> = Vec::with_capacity(2 * pts.len());
+    for pass in 0..2 {
+        let base = h.len();
+        let iter: Box<dyn Iterator<Item = &P2>> =
+            if pass == 0 { Box::new(pts.iter()) } else { Box::new(pts.iter().rev()) };
+        for &p in iter {
+            while h.len() >= base + 2 && cross(h[h.len() - 2], h[h.len() - 1], p) <= tol {
+                h.pop();
+            }
+            h.push(p);
+        }
+        h.pop();
+    }
+    if h.len() < 3 {
+        // All points collinear: the two ends.
+        h.truncate(2);
+    }
+    h
+}
+
+/// A number with three decimals, a true minus sign and no negative zero.
+pub fn num(x: f64) -> String {
+    let s = format!("{:.3}", x);
+    match s.strip_prefix('-') {
+        Some(rest) if rest.bytes().all(|c| c == b'0' || c == b'.') => rest.to_string(),
+        Some(rest) => format!("\u{2212}{rest}"),
+        None => s,
+    }
+}
+
+/// A point or vector as `(x, y)` or `(x, y, z)`.
+pub fn vec(p: P3, dim: usize) -> String {
+    let c: Vec<String> = p[..dim].iter().map(|x| num(*x)).collect();
+    format!("({})", c.join(", "))
+}
+
+/// A number as subscript digits.
+pub fn subscript(n: u32) -> String {
+    n.to_string().chars().map(|c| char::from_u32(0x2080 + c.to_digit(10).unwrap_or(0)).unwrap_or(c)).collect()
+}
+
+/// A short name of a decision, and what it means.
+pub fn decision_text(d: Decision) -> (&'static str, &'static str) {
+    match d {
+        Decision::Continue => ("closer", "v moved closer to the origin: keep the part of the simplex nearest it, search again"),
+        Decision::Intersecting => ("intersecting", "the simplex encloses the origin: the shapes intersect"),
+        Decision::Converged => ("converged", "w reaches no farther along d than v: v is the closest point of A − B"),
+        Decision::Separated => ("separated", "the line through w across d separates the origin from A − B: apart"),
+        Decision::Stalled => ("stalled", "no progress in this precision: the previous simplex is the answer"),
+        Decision::MaxIterations => ("iteration cap", "the iteration cap was reached"),
+    }
+}

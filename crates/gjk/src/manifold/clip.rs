@@ -1,0 +1,120 @@
+//! Sutherland–Hodgman clipping of an incident feature against the side planes of a reference feature. Written
+//! once for 2D and 3D: a side plane's normal is the part of (edge start − face centre) perpendicular to the edge,
+//! which lies in the face's plane without needing a cross product.
+
+use crate::math::{Real, Vector};
+use crate::shape::{Feature, MAX_FEATURE_POINTS};
+
+/// Room for the clipped polygon: each side plane adds at most one point.
+pub const MAX_CLIP: usize = 2 * MAX_FEATURE_POINTS + 2;
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ClipPoint<V> {
+    pub p: V,
+    /// Low 47 bits of a contact id: the clipping plane (0 for an incident vertex) and the incident vertex ids.
+    pub id: u64,
+}
+
+fn vertex_id(id: u32) -> u64 {
+    (u64::from(id) & 0xf_ffff) << 19 | (u64::from(id) & 0x7_ffff)
+}
+
+fn crossing_id(plane: usize, a: u64, b: u64) -> u64 {
+    ((plane as u64 + 1) & 0xff) << 39 | (a >> 19 & 0xf_ffff) << 19 | (b >> 19 & 0x7_ffff)
+}
+
+/// Clips `incident` to the prism over `reference` (its side planes); writes the result to `out` and returns its
+/// length. A two-point reference clips along its own direction only.
+pub fn clip_to_reference<V: Vector>(
+    reference: &Feature<V>,
+    incident: &Feature<V>,
+    out: &mut [ClipPoint<V>; MAX_CLIP],
+) -> usize {
+    let mut len = incident.len;
+    for i in 0..len {
+        out[i] = ClipPoint { p: incident.points[i], id: vertex_id(incident.ids[i]) };
+    }
+    let closed = incident.len >= 3;
+    let r = reference.points();
+    let scale = r.iter().fold(V::Real::ZERO, |m, p| m.max(p.max_abs())).max(V::Real::ONE);
+    let slack = V::Real::from_f64(1e-12) * scale;
+    let mut scratch = [ClipPoint::default(); MAX_CLIP];
+    if r.len() == 2 {
+        for (k, (a, s)) in [(r[0], r[0] - r[1]), (r[1], r[1] - r[0])].into_iter().enumerate() {
+            len = clip_plane(&out[..len], closed, a, s.normalize_or_zero(), slack, k, &mut scratch);
+            out[..len].copy_from_slice(&scratch[..len]);
+        }
+        return len;
+    }
+    let c = r.iter().fold(V::zero(), |s, p| s + *p) * (V::Real::ONE / V::Real::from_f64(r.len() as f64));
+    for k in 0..r.len() {
+        let (a, b) = (r[k], r[(k + 1) % r.len()]);
+        let e = b - a;
+        let ee = e.length_squared();
+        if !(ee > V::Real::ZERO) {
+            continue;
+        }
+        let out_dir = (a - c) - e * ((a - c).dot(e) / ee);
+        len = clip_plane(&out[..len], closed, a, out_dir.normalize_or_zero(), slack, k, &mut scratch);
+        out[..len].copy_from_slice(&scratch[..len]);
+        if len == 0 {
+            break;
+        }
+    }
+    len
+}
+
+/// Keeps the part of the polygon (closed) or polyline (open) on the inner side of the plane through `a` with
+/// outward unit normal `s` (points up to `slack` outside count as inside).
+fn clip_plane<V: Vector>(
+    pts: &[ClipPoint<V>],
+    closed: bool,
+    a: V,
+    s: V,
+    slack: V::Real,
+    plane: usize,
+    out: &mut [ClipPoint<V>; MAX_CLIP],
+) -> usize {
+    let mut n = 0;
+    let mut push = |q: ClipPoint<V>, n: &mut usize| {
+        if *n < MAX_CLIP {
+            out[*n] = q;
+            *n += 1;
+        }
+    };
+    // Points up to `slack` outside count as inside (so a corner exactly on a side plane survives rounding), but
+    // crossings are placed on the plane itself.
+    let height = |q: &ClipPoint<V>| s.dot(q.p - a);
+    let dist = |q: &ClipPoint<V>| height(q) - slack;
+    let crossing = |p: &ClipPoint<V>, q: &ClipPoint<V>| {
+        let (hp, hq) = (height(p), height(q));
+        let t = (hp / (hp - hq)).max(V::Real::ZERO).min(V::Real::ONE);
+        ClipPoint { p: p.p + (q.p - p.p) * t, id: crossing_id(plane, p.id, q.id) }
+    };
+    if !closed {
+        // A segment (or point): keep the inside part.
+        for (i, p) in pts.iter().enumerate() {
+            if dist(p) <= V::Real::ZERO {
+                push(*p, &mut n);
+            } else if let Some(q) = pts.get(if i == 0 { 1 } else { i - 1 }) {
+                if dist(q) <= V::Real::ZERO && pts.len() == 2 {
+                    push(crossing(q, p), &mut n);
+                }
+            }
+        }
+        return n;
+    }
+    for i in 0..pts.len() {
+        let (prev, cur) = (&pts[(i + pts.len() - 1) % pts.len()], &pts[i]);
+        let (din_prev, din_cur) = (dist(prev) <= V::Real::ZERO, dist(cur) <= V::Real::ZERO);
+        if din_cur {
+            if !din_prev {
+                push(crossing(prev, cur), &mut n);
+            }
+            push(*cur, &mut n);
+        } else if din_prev {
+            push(crossing(prev, cur), &mut n);
+        }
+    }
+    n
+}
