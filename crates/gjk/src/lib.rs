@@ -26,6 +26,7 @@
 //! * [`epa`] — penetration depth (signed distance) for overlapping shapes.
 //! * [`manifold`] — contact manifolds (up to four points, with stable ids).
 //! * [`cast`] — ray casts, linear shape casts and rotating time of impact.
+//! * [`batch`] — many queries on every core (feature `rayon`).
 //! * [`trace`] — the observer hook that sees every step.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -33,6 +34,7 @@
 // support function takes the failure branch instead of passing a check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+pub mod batch;
 pub mod cast;
 pub mod epa;
 pub mod gjk;
