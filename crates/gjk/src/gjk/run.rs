@@ -139,9 +139,14 @@ where
         // Duality gap |v|² − v·w: how much closer to the origin A − B might still reach beyond v.
         let gap = v2 - vw;
         let noise = gap_ulps * eps * vlen * simplex.scale().max(w.w.max_abs());
-        if gap <= params.rel_tol * v2 + noise || simplex.contains(w.w) {
+        let converged = gap <= params.rel_tol * v2 + noise;
+        if converged || simplex.contains(w.w) {
+            // A repeated vertex with a real gap left means v itself is off by rounding: say so unless the bounds
+            // already meet to within the rounding of the numbers in play.
+            let rounding = V::Real::from_f64(STALL_ULPS) * eps * simplex.scale().max(w.w.max_abs());
+            let status = if converged || vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
             report(observer, &simplex, v, Decision::Converged);
-            return finish(simplex, v, lower, Outcome::Closest, Status::Converged, iterations);
+            return finish(simplex, v, lower, Outcome::Closest, status, iterations);
         }
         let mut next = simplex;
         next.push(w);

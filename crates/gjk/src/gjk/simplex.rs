@@ -52,12 +52,27 @@ impl<V: Vector> Simplex<V> {
             }
         }
         self.len = kept;
+        // Rounding can leave the weights summing to 1 ± a few ulps; the witness points want them to sum to 1.
+        let sum = self.lambda[..kept].iter().fold(V::Real::ZERO, |s, &l| s + l);
+        if sum > V::Real::ZERO {
+            for l in &mut self.lambda[..kept] {
+                *l /= sum;
+            }
+        }
         self.closest()
     }
 
-    /// Σ λᵢ wᵢ.
+    /// The point of the simplex nearest the origin, computed directly as the origin's projection onto the kept
+    /// face rather than as Σ λᵢ wᵢ: on a thin triangle the weights carry the rounding of its small area, while the
+    /// projection onto its plane (normal from its two shortest edges) does not.
     pub fn closest(&self) -> V {
-        self.combine(|v| v.w)
+        match self.len {
+            1 => self.verts[0].w,
+            3 if V::DIM == 3 => V::triangle_projection(self.verts[0].w, self.verts[1].w, self.verts[2].w).0,
+            // A full simplex keeps all its vertices only around the origin.
+            n if n == V::DIM + 1 => V::zero(),
+            _ => self.combine(|v| v.w),
+        }
     }
 
     /// Σ λᵢ aᵢ and Σ λᵢ bᵢ: the closest points of the two cores (equal to each other when the origin is inside,

@@ -31,8 +31,8 @@ pub fn clip_to_reference<V: Vector>(
     out: &mut [ClipPoint<V>; MAX_CLIP],
 ) -> usize {
     let mut len = incident.len;
-    for i in 0..len {
-        out[i] = ClipPoint { p: incident.points[i], id: vertex_id(incident.ids[i]) };
+    for (o, (p, id)) in out.iter_mut().zip(incident.points().iter().zip(&incident.ids)) {
+        *o = ClipPoint { p: *p, id: vertex_id(*id) };
     }
     let closed = incident.len >= 3;
     let r = reference.points();

@@ -48,6 +48,11 @@ impl<V: Vector3> Frustum<V> {
         near: V::Real,
         far: V::Real,
     ) -> Result<Self, ShapeError> {
+        for (what, v) in [("left", left), ("right", right), ("bottom", bottom), ("top", top), ("near", near), ("far", far)] {
+            if !v.is_finite() {
+                return Err(ShapeError::NonFinite(what));
+            }
+        }
         if !(left <= right && bottom <= top && near <= far) {
             return Err(ShapeError::Invalid("need left ≤ right, bottom ≤ top, near ≤ far"));
         }

@@ -7,17 +7,33 @@ use crate::math::{Real, Vector3};
 /// triangle's shadow has the largest area: the axis dropped is the largest component of the normal, and (x, y)
 /// follow it cyclically so that the shadow's signed area has the sign of that normal component.
 pub fn triangle_projection<V: Vector3>(a: V, b: V, c: V) -> (V, usize, usize) {
-    let n = (b - a).cross(c - a);
+    let n = triangle_normal(a, b, c);
     let nn = n.length_squared();
     let p0 = if nn > V::Real::ZERO { n * (a.dot(n) / nn) } else { V::zero() };
     let k = (0..3).fold(0, |best, i| if n.get(i).abs() > n.get(best).abs() { i } else { best });
     (p0, (k + 1) % 3, (k + 2) % 3)
 }
 
+/// The (unnormalised) normal (b − a) × (c − a), computed as the cross product of the two shortest edges: on a thin
+/// triangle (two support points close together, the third far away) the two long edges are nearly parallel and
+/// their cross product would lose most of its digits, while the short edge and either long one are well apart.
+pub fn triangle_normal<V: Vector3>(a: V, b: V, c: V) -> V {
+    // (b − a) × (c − a) = e0 × e1 = e1 × e2 = e2 × e0 for the edges e0 = b − a, e1 = c − b, e2 = a − c.
+    let (e0, e1, e2) = (b - a, c - b, a - c);
+    let (l0, l1, l2) = (e0.length_squared(), e1.length_squared(), e2.length_squared());
+    if l2 >= l0 && l2 >= l1 {
+        e0.cross(e1)
+    } else if l0 >= l1 {
+        e1.cross(e2)
+    } else {
+        e2.cross(e0)
+    }
+}
+
 /// Unit normal of the triangle `p[0] p[1] p[2]` (either sign); `None` unless exactly three non-collinear points.
 pub fn facet_normal<V: Vector3>(p: &[V]) -> Option<V> {
     let [a, b, c] = p else { return None };
-    let n = (*b - *a).cross(*c - *a).normalize_or_zero();
+    let n = triangle_normal(*a, *b, *c).normalize_or_zero();
     (n.length_squared() > V::Real::ZERO).then_some(n)
 }
 
@@ -54,9 +70,9 @@ mod tests {
     fn origin_inside_tetrahedron_has_positive_weights_summing_to_one() {
         let p = [
             DVec3::new(-1.0, -1.0, -1.0),
-            DVec3::new(2.0, -1.0, -1.0),
-            DVec3::new(-1.0, 2.0, -1.0),
-            DVec3::new(-1.0, -1.0, 2.0),
+            DVec3::new(3.0, -1.0, -1.0),
+            DVec3::new(-1.0, 3.0, -1.0),
+            DVec3::new(-1.0, -1.0, 3.0),
         ];
         let bc = solve_tetrahedron(&p);
         assert_eq!(bc.mask, 0b1111);
@@ -66,16 +82,28 @@ mod tests {
 
     #[test]
     fn origin_beyond_face_projects_onto_that_face() {
-        // Tetrahedron above the plane z = 1; the origin projects onto the bottom face at (0.2, 0.2, 1).
-        let p = [
-            DVec3::new(0.0, 0.0, 1.0),
-            DVec3::new(1.0, 0.0, 1.0),
-            DVec3::new(0.0, 1.0, 1.0),
-            DVec3::new(0.0, 0.0, 2.0),
-        ];
+        // A tetrahedron above the plane z = 1 whose bottom face spans (±1, ±1): the origin projects onto the inside
+        // of that face, at (0, 0, 1).
+        let p = [DVec3::new(-1.0, -1.0, 1.0), DVec3::new(2.0, -1.0, 1.0), DVec3::new(-1.0, 2.0, 1.0), DVec3::new(0.0, 0.0, 2.0)];
         let bc = solve_tetrahedron(&p);
         assert_eq!(bc.mask, 0b0111);
         assert!((bc.combine(&p) - DVec3::new(0.0, 0.0, 1.0)).length() < 1e-15);
+    }
+
+    #[test]
+    fn origin_below_a_vertex_region_keeps_that_vertex() {
+        let p = [DVec3::new(0.0, 0.0, 1.0), DVec3::new(1.0, 0.0, 1.0), DVec3::new(0.0, 1.0, 1.0), DVec3::new(0.0, 0.0, 2.0)];
+        let bc = solve_tetrahedron(&p);
+        assert_eq!(bc.mask, 0b0001);
+        assert_eq!(bc.combine(&p), DVec3::new(0.0, 0.0, 1.0));
+    }
+
+    #[test]
+    fn thin_triangle_normal_uses_its_short_edges() {
+        // Two points 1e-9 apart and a third far away: the normal must still be exactly ±z.
+        let (a, b, c) = (DVec3::new(0.0, 0.0, 1.0), DVec3::new(1e-9, 0.0, 1.0), DVec3::new(0.3, 1e3, 1.0));
+        let n = triangle_normal(a, b, c).normalize();
+        assert_eq!(n.x.abs() + n.y.abs(), 0.0);
     }
 
     #[test]
@@ -88,6 +116,5 @@ mod tests {
         ];
         let bc = solve_tetrahedron(&p);
         assert!((bc.combine(&p) - DVec3::new(1.0, 0.0, 1.0)).length() < 1e-15);
-        let _ = <f64 as Real>::ONE;
     }
 }
