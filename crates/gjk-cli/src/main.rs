@@ -2,6 +2,7 @@
 //! textbook example step by step and prints a table of queries across the shape families.
 
 mod demo;
+mod draw;
 mod mesh;
 mod parse;
 mod query;
@@ -12,6 +13,8 @@ use std::process::ExitCode;
 const USAGE: &str = "usage:
   gjk query [FILE]   answer JSON Lines queries from FILE (or stdin), one output line per input line
   gjk demo           replay the textbook 2D example step by step, then query every shape family
+  gjk draw [--out FILE.svg] [--png FILE.png] (QUERY_JSON_LINE | - | --example NAME)
+                     draw every GJK step of one distance, intersect or penetration query
   gjk help           this text
 The query format is documented in docs/cli.md.";
 
@@ -20,6 +23,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("query") => run_query(args.get(1).map(String::as_str)),
         Some("demo") => demo::run(&mut std::io::stdout().lock()),
+        Some("draw") => draw::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())

@@ -57,7 +57,7 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
             let d = distance_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ());
             json!({
                 "intersecting": d.intersecting,
-                "distance": d.distance,
+                "distance": d.distance + 0.0,
                 "point_a": vec_json(d.point_a),
                 "point_b": vec_json(d.point_b),
                 "normal": vec_json(d.normal),
@@ -69,8 +69,8 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
             let p = penetration_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, &mut ());
             json!({
                 "intersecting": p.intersecting,
-                "distance": p.distance,
-                "depth": p.depth,
+                "distance": p.distance + 0.0,
+                "depth": p.depth + 0.0,
                 "normal": vec_json(p.normal),
                 "point_a": vec_json(p.point_a),
                 "point_b": vec_json(p.point_b),
@@ -110,7 +110,7 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
             let hit = |v: Value| if r.hit { v } else { Value::Null };
             json!({
                 "hit": r.hit,
-                "toi": hit(json!(r.toi)),
+                "toi": hit(json!(r.toi + 0.0)),
                 "normal": hit(vec_json(r.normal)),
                 "point": hit(vec_json(r.point)),
                 "status": r.status.as_str(),
@@ -152,7 +152,7 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
             let hit = |v: Value| if c.hit { v } else { Value::Null };
             json!({
                 "hit": c.hit,
-                "toi": hit(json!(c.toi)),
+                "toi": hit(json!(c.toi + 0.0)),
                 "normal": hit(vec_json(c.normal)),
                 "point_a": hit(vec_json(c.point_a)),
                 "point_b": hit(vec_json(c.point_b)),

@@ -78,6 +78,8 @@ pub struct Outlines {
 
 /// The simplex GJK starts from: one support point, along the first search direction.
 pub struct Start {
+    /// Where the first direction comes from.
+    pub how: &'static str,
     pub direction: P3,
     pub support: P3,
     /// The points of A and B that make `support`, when known.
@@ -129,11 +131,11 @@ pub struct Drawing {
 }
 
 /// Builds the drawing of one query line. `warm` are first search directions (A's frame) handed to the query as
-/// a warm start, for the built-in examples that need them; `title` replaces the default title.
-pub fn build(line: &Map<String, Value>, warm: &[P3], title: Option<&str>) -> Result<Drawing, String> {
+/// a warm start, for the built-in examples that need them.
+pub fn build(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing, String> {
     match crate::parse::dimension(line)? {
-        2 => build_in::<gjk::math::DVec2>(line, warm, title),
-        _ => build_in::<gjk::math::DVec3>(line, warm, title),
+        2 => build_in::<gjk::math::DVec2>(line, warm),
+        _ => build_in::<gjk::math::DVec3>(line, warm),
     }
 }
 
@@ -165,7 +167,7 @@ impl<V: Space> Placed<'_, V> {
     }
 }
 
-fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3], title: Option<&str>) -> Result<Drawing, String> {
+fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing, String> {
     let kind = Kind::parse(line.get("query").and_then(Value::as_str).ok_or("missing \"query\" string")?)?;
     let a: DynShape<V> = shape::<V>(line.get("a").ok_or("missing shape \"a\"")?)?;
     let b: DynShape<V> = shape::<V>(line.get("b").ok_or("missing shape \"b\"")?)?;
@@ -181,9 +183,16 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3], title: Option<&str
         Kind::Intersect => {
             let mut cache = (!warm.is_empty()).then(|| WarmStart::from_directions(&warm));
             let r = intersection(&*a, &pose_a, &*b, &pose_b, &options, cache.as_mut(), &mut rec);
-            let fields = json!({"intersecting": r.intersecting, "iterations": r.iterations, "status": r.status.as_str()});
+            let fields =
+                json!({"intersecting": r.intersecting, "iterations": r.iterations, "status": r.status.as_str()});
             let headline = if r.intersecting { "the shapes intersect" } else { "the shapes are apart" };
-            let lines = vec![format!("status {} · {} iterations", r.status.as_str(), r.iterations)];
+            let mut lines = vec![format!("status {} · {} iterations", r.status.as_str(), r.iterations)];
+            lines.push(if r.intersecting {
+                "O is in A − B: some point of A minus some point of B is zero, so they share a point".to_string()
+            } else {
+                let across = if V::DIM == 2 { "a line" } else { "a plane" };
+                format!("{across} separates O from A − B, so no point of A is a point of B")
+            });
             (fields, Answer { headline: headline.into(), lines, point_a: None, point_b: None, normal: None })
         }
         Kind::Distance => {
@@ -198,11 +207,19 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3], title: Option<&str
                 "iterations": d.iterations,
                 "status": d.status.as_str(),
             });
-            let headline =
-                if d.intersecting { "intersecting: distance 0".to_string() } else { format!("distance {}", num(d.distance)) };
+            let headline = if d.intersecting {
+                "intersecting: distance 0".to_string()
+            } else {
+                format!("distance {}", num(d.distance))
+            };
             let mut lines = vec![format!("status {} · {} iterations", d.status.as_str(), d.iterations)];
             lines.push(format!("point_a {}  point_b {}", vec(to3(d.point_a), V::DIM), vec(to3(d.point_b), V::DIM)));
             let has_normal = d.normal.length_squared() > 0.0;
+            lines.push(if d.intersecting {
+                "O is in A − B: the shapes share a point (a = b)".to_string()
+            } else {
+                "a − b is the point of A − B nearest O: its length is the distance".to_string()
+            });
             lines.push(if has_normal {
                 format!("normal {} (from A toward B)", vec(to3(d.normal), V::DIM))
             } else {
@@ -248,7 +265,8 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3], title: Option<&str
             lines.push(format!("normal {} (from A toward B)", vec(to3(p.normal), V::DIM)));
             lines.push(format!("point_a {}  point_b {}", vec(to3(p.point_a), V::DIM), vec(to3(p.point_b), V::DIM)));
             if p.intersecting {
-                lines.push(format!("moving B by depth · normal separates the shapes"));
+                lines.push("a − b = depth · normal: the point of A − B's boundary nearest O".to_string());
+                lines.push("moving B by depth · normal separates the shapes".to_string());
             }
             let answer = Answer {
                 headline,
@@ -266,6 +284,15 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3], title: Option<&str
         out.extend(m);
     }
     let answer_json = Value::Object(out).to_string();
+    let mut answer = answer;
+    let (ra, rb) = (a.radius(), b.radius());
+    if ra > 0.0 || rb > 0.0 {
+        answer.lines.push(format!(
+            "the steps run on the cores; the radii {} (A) and {} (B) are added at the end",
+            num(ra),
+            num(rb)
+        ));
+    }
 
     let pa = Placed { shape: &*a, pose: pose_a };
     let pb = Placed { shape: &*b, pose: pose_b };
@@ -287,10 +314,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3], title: Option<&str
 
     let start = start::<V>(&pa, &pb, &warm, rec.steps.first());
     let steps = step_views(&start, &rec.steps);
-    let title = match title {
-        Some(t) => t.to_string(),
-        None => format!("GJK {} query ({}D)", kind.name(), V::DIM),
-    };
+    let title = format!("GJK {} query ({}D)", kind.name(), V::DIM);
     let mut about = Vec::new();
     for (key, pose_key) in [("a", "pose_a"), ("b", "pose_b")] {
         let mut s = format!("{} = {}", key.to_uppercase(), line[key]);
@@ -299,33 +323,21 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3], title: Option<&str
         }
         about.push(s);
     }
-    Ok(Drawing {
-        dim: V::DIM,
-        kind,
-        title,
-        about,
-        answer_json,
-        views,
-        outlines,
-        radii,
-        start,
-        steps,
-        answer,
-    })
+    Ok(Drawing { dim: V::DIM, kind, title, about, answer_json, views, outlines, radii, start, steps, answer })
 }
 
 /// The first simplex, as the library forms it: along the first warm-start direction, else from A − B's centre
 /// toward the origin (A's x axis when the centres coincide). The point the run actually started from is taken
 /// from the first step when it is still in that step's simplex.
 fn start<V: Space>(pa: &Placed<'_, V>, pb: &Placed<'_, V>, warm: &[V], first: Option<&Step<V>>) -> Start {
-    let d = match warm.iter().find(|d| d.is_finite() && d.length_squared() > 0.0) {
-        Some(&d) => pa.pose.rotation.rotate(d),
+    let (how, d) = match warm.iter().find(|d| d.is_finite() && d.length_squared() > 0.0) {
+        Some(&d) => ("given (warm start)", pa.pose.rotation.rotate(d)),
         None => {
             let c = pa.center() - pb.center();
             if c.length_squared() > 0.0 && c.is_finite() {
-                -c
+                ("from the centre of A − B toward the origin", -c)
             } else {
-                pa.pose.rotation.rotate(V::axis(0))
+                ("A's x axis (A − B is centred on the origin)", pa.pose.rotation.rotate(V::axis(0)))
             }
         }
     };
@@ -342,7 +354,7 @@ fn start<V: Space>(pa: &Placed<'_, V>, pb: &Placed<'_, V>, warm: &[V], first: Op
             }
         }
     }
-    Start { direction: to3(d), support, parts }
+    Start { how, direction: to3(d), support, parts }
 }
 
 fn step_views<V: Space>(start: &Start, steps: &[Step<V>]) -> Vec<StepView> {
@@ -357,8 +369,12 @@ fn step_views<V: Space>(start: &Start, steps: &[Step<V>]) -> Vec<StepView> {
             .iter()
             .map(|p| {
                 let p = to3(*p);
-                // The latest point of that name: a support point found again keeps its newest name.
-                let name = names.iter().rev().find(|(q, _)| *q == p).map_or_else(|| "w".to_string(), |(_, n)| n.clone());
+                // The first name of the point; a support point found again (which ends the run) is named twice.
+                let mut found = names.iter().filter(|(q, _)| *q == p).map(|(_, n)| n.as_str());
+                let mut name = found.next().unwrap_or("w").to_string();
+                if let Some(again) = found.next_back() {
+                    name = format!("{name} = {again}");
+                }
                 (p, name)
             })
             .collect();
@@ -385,7 +401,15 @@ fn outline<V: Space>(view: &View, support: impl Fn(V) -> V) -> Vec<P2> {
     let pts = (0..OUTLINE_DIRECTIONS)
         .map(|k| {
             let (s, c) = (k as f64 * TAU / OUTLINE_DIRECTIONS as f64).sin_cos();
-            let d = V::from_fn(|i| if i == view.i { c } else if i == view.j { s } else { 0.0 });
+            let d = V::from_fn(|i| {
+                if i == view.i {
+                    c
+                } else if i == view.j {
+                    s
+                } else {
+                    0.0
+                }
+            });
             view.project(to3(support(d)))
         })
         .collect();
@@ -436,7 +460,8 @@ pub fn num(x: f64) -> String {
 /// A point or vector as `(x, y)` or `(x, y, z)`.
 pub fn vec(p: P3, dim: usize) -> String {
     let c: Vec<String> = p[..dim].iter().map(|x| num(*x)).collect();
-    format!("({})", c.join(", "))
+    // A no-break space: a point is never split across caption lines.
+    format!("({})", c.join(",\u{a0}"))
 }
 
 /// A number as subscript digits.
@@ -445,12 +470,21 @@ pub fn subscript(n: u32) -> String {
 }
 
 /// A short name of a decision, and what it means.
-pub fn decision_text(d: Decision) -> (&'static str, &'static str) {
+pub fn decision_text(d: Decision, dim: usize) -> (&'static str, &'static str) {
     match d {
-        Decision::Continue => ("closer", "v moved closer to the origin: keep the part of the simplex nearest it, search again"),
+        Decision::Continue => {
+            ("closer", "v moved closer to the origin: keep the part of the simplex nearest it, search again")
+        }
         Decision::Intersecting => ("intersecting", "the simplex encloses the origin: the shapes intersect"),
-        Decision::Converged => ("converged", "w reaches no farther along d than v: v is the closest point of A − B"),
-        Decision::Separated => ("separated", "the line through w across d separates the origin from A − B: apart"),
+        Decision::Converged => {
+            ("converged", "w is no farther along d than v: v is the point of A − B nearest the origin")
+        }
+        Decision::Separated if dim == 2 => {
+            ("separated", "w does not reach the origin along d: the line through w across d separates the shapes")
+        }
+        Decision::Separated => {
+            ("separated", "w does not reach the origin along d: the plane through w across d separates the shapes")
+        }
         Decision::Stalled => ("stalled", "no progress in this precision: the previous simplex is the answer"),
         Decision::MaxIterations => ("iteration cap", "the iteration cap was reached"),
     }

@@ -40,6 +40,7 @@ where
     let rel = pose_a.relative(pose_b);
     let v_rel = pose_a.inverse_transform_vector(velocity_b - velocity_a);
     let scale = pair_scale(a, b);
+    let radii = a.radius() + b.radius();
     let tol = touch_tolerance(options, scale).max(options.target_distance * V::Real::from_f64(1e-12));
     let dopts = DistanceOptions::default();
     let mut cache = WarmStart::default();
@@ -48,7 +49,7 @@ where
     let identity = Iso::identity();
     // The answer at time t, moved from the pair frame (A's frame at t) to the world.
     let hit = |d: &Distance<V>, previous: Option<V>, t: V::Real, iterations: u32| {
-        let normal = contact_normal(d, previous, v_rel, scale);
+        let normal = contact_normal(d, radii, previous, v_rel, scale);
         let at_toi = Iso::new(pose_a.rotation, pose_a.translation + velocity_a * t);
         Cast {
             hit: true,
@@ -73,7 +74,7 @@ where
         }
         // The distance falls at most as fast as B closes in along the normal (convexity in t): Newton's step.
         // Close to contact the normal comes from the final facet of A − B when there is one (exact there).
-        let normal = contact_normal(&d, previous, v_rel, scale);
+        let normal = contact_normal(&d, radii, previous, v_rel, scale);
         let closing = -normal.dot(v_rel);
         if !(closing > V::Real::ZERO) {
             return Cast::miss(iteration, Status::Converged);

@@ -99,8 +99,15 @@ pub(crate) fn touch_tolerance<R: Real>(opts: &CastOptions<R>, scale: R) -> R {
 /// The normal at contact. Near zero distance the direction of the closest-point vector v is rounding noise, so
 /// when the final simplex is a facet of A − B (a face in 3D, an edge in 2D) its normal, computed from its edges, is
 /// exact; it is oriented like the last well-defined normal, else against the approach. Otherwise the query's own
-/// normal is used while the distance still defines it (above rounding level), else the last well-defined one.
-pub(crate) fn contact_normal<V: Vector>(d: &Distance<V>, previous: Option<V>, approach: V, scale: V::Real) -> V {
+/// normal is used while the cores' distance (the shapes' distance plus their radii) still defines it, else the last
+/// well-defined one.
+pub(crate) fn contact_normal<V: Vector>(
+    d: &Distance<V>,
+    radii: V::Real,
+    previous: Option<V>,
+    approach: V,
+    scale: V::Real,
+) -> V {
     let facet = &d.simplex.points[..d.simplex.len];
     // The last normal of a larger distance is the more trustworthy reference for the facet's orientation.
     let reference = previous.or((d.normal != V::zero()).then_some(d.normal));
@@ -112,7 +119,7 @@ pub(crate) fn contact_normal<V: Vector>(d: &Distance<V>, previous: Option<V>, ap
         };
         return if flip { -n } else { n };
     }
-    let defined = d.normal != V::zero() && d.distance > V::Real::from_f64(1e3) * V::Real::EPSILON * scale;
+    let defined = d.normal != V::zero() && d.distance + radii > V::Real::from_f64(1e3) * V::Real::EPSILON * scale;
     match previous {
         Some(p) if !defined => p,
         _ => d.normal,

@@ -64,6 +64,7 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let scale = pair_scale(a, b);
+    let radii = a.radius() + b.radius();
     let rel_tol = V::Real::from_f64(1e-10).max(V::Real::from_f64(64.0) * V::Real::EPSILON);
     let tol = options.tolerance.unwrap_or(rel_tol * scale);
     let spin = V::Rotation::angular_speed(motion_a.angular) * bounding_radius(a)
@@ -79,7 +80,7 @@ where
         Cast {
             hit: true,
             toi: t,
-            normal: contact_normal(&d, previous, approach, scale),
+            normal: contact_normal(&d, radii, previous, approach, scale),
             point_a: d.point_a,
             point_b: d.point_b,
             iterations,

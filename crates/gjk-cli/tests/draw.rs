@@ -1,0 +1,244 @@
+//! End-to-end tests of `gjk draw`: the textbook picture against its snapshot, one panel per GJK step, the same
+//! answer as `gjk query`, the PNG, and the errors.
+//!
+//! `UPDATE_SNAPSHOTS=1 cargo test -p gjk-cli --test draw` rewrites tests/snapshots/textbook.svg and the README's
+//! docs/images/textbook.svg and .png from the current code.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The textbook triangles as a query line; without a warm start it begins from the shapes' centres, not (1, 0).
+const TEXTBOOK_LINE: &str = r#"{"id": "textbook", "query": "distance", "a": {"type": "polygon", "points": [[0, 1], [1, -1], [-1, -1]]}, "b": {"type": "polygon", "points": [[0, -1], [1, 1], [-1, 1]]}}"#;
+
+/// Query lines covering the three drawable queries, 2D and 3D, apart, touching through radii, overlapping, a
+/// run of many steps, a run of no step, and shapes far from the origin.
+const LINES: &[&str] = &[
+    TEXTBOOK_LINE,
+    r#"{"id": 1, "query": "distance", "a": {"type": "sphere", "radius": 1}, "b": {"type": "sphere", "radius": 0.5}, "pose_b": {"translation": [3, 0, 0]}}"#,
+    r#"{"id": "boxes", "query": "intersect", "a": {"type": "box", "half_extents": [1, 1, 1]}, "b": {"type": "box", "half_extents": [1, 1, 1]}, "pose_b": {"translation": [1.5, 0.5, 0], "rotation": [0, 0, 0.3826834323650898, 0.9238795325112867]}}"#,
+    r#"{"id": 3, "query": "distance", "a": {"type": "box", "half_extents": [1, 0.5]}, "pose_a": {"rotation": 1.5707963267948966}, "b": {"type": "circle", "radius": 0.25}, "pose_b": {"translation": [0, 3]}}"#,
+    r#"{"id": 5, "query": "distance", "a": {"type": "rounded", "shape": {"type": "segment", "a": [0, 0, 0], "b": [0, 2, 0]}, "radius": 0.1}, "b": {"type": "minkowski_sum", "a": {"type": "point", "at": [3, 0, 0]}, "b": {"type": "ellipsoid", "radii": [1, 2, 3]}}}"#,
+    r#"{"id": "far", "query": "distance", "a": {"type": "ellipse", "radii": [1, 0.5]}, "pose_a": {"translation": [100, 50], "rotation": 0.3}, "b": {"type": "triangle", "a": [0, 0], "b": [1, 0], "c": [0, 1]}, "pose_b": {"translation": [103, 52]}}"#,
+    r#"{"id": "apart", "query": "intersect", "a": {"type": "polygon", "points": [[0, 0], [2, 0], [1, 2]]}, "b": {"type": "circle", "radius": 0.5}, "pose_b": {"translation": [3, 3]}}"#,
+    r#"{"id": 8, "query": "intersect", "a": {"type": "point", "at": [0, 0]}, "b": {"type": "point", "at": [0, 0]}}"#,
+    r#"{"id": "overlap", "query": "penetration", "a": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "b": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "pose_b": {"translation": [0.2, 0.9, 0.1]}}"#,
+    r#"{"id": "p2", "query": "penetration", "a": {"type": "box", "half_extents": [1, 0.6]}, "b": {"type": "capsule", "half_height": 0.5, "radius": 0.3}, "pose_b": {"translation": [1.2, 0.5], "rotation": 0.7}}"#,
+];
+
+fn gjk(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gjk"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("gjk runs");
+    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write");
+    child.wait_with_output().expect("gjk ends")
+}
+
+fn draw(args: &[&str]) -> String {
+    let mut all = vec!["draw"];
+    all.extend_from_slice(args);
+    let out = gjk(&all, "");
+    assert!(out.status.success(), "gjk {all:?} failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8")
+}
+
+/// What `gjk query` answers for one line.
+fn query(line: &str) -> String {
+    let out = gjk(&["query"], line);
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).expect("utf-8").trim_end().to_string()
+}
+
+/// The answer line a drawing carries in `<desc id="gjk-answer">`.
+fn answer_of(svg: &str) -> String {
+    let start = svg.find(r#"<desc id="gjk-answer">"#).expect("answer in the SVG") + r#"<desc id="gjk-answer">"#.len();
+    let end = start + svg[start..].find("</desc>").expect("end of desc");
+    svg[start..end].replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
+}
+
+fn step_panels(svg: &str) -> Vec<u32> {
+    svg.match_indices(r#"data-step=""#)
+        .map(|(i, m)| {
+            let rest = &svg[i + m.len()..];
+            rest[..rest.find('"').expect("closing quote")].parse().expect("step number")
+        })
+        .collect()
+}
+
+fn json(s: &str) -> serde_json::Value {
+    serde_json::from_str(s).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
+}
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn first_difference(got: &str, want: &str) -> String {
+    for (n, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        if g != w {
+            return format!("line {}:\n  got  {g}\n  want {w}", n + 1);
+        }
+    }
+    format!("lengths differ: {} vs {} lines", got.lines().count(), want.lines().count())
+}
+
+fn check_snapshot(got: &str, path: &Path) {
+    let want = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e} (run with UPDATE_SNAPSHOTS=1 to create it)", path.display()));
+    if got != want {
+        let actual = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("textbook.actual.svg");
+        std::fs::write(&actual, got).expect("write the actual SVG");
+        panic!(
+            "{} is out of date ({}); the new picture is in {}; if the change is intended, run \
+             UPDATE_SNAPSHOTS=1 cargo test -p gjk-cli --test draw",
+            path.display(),
+            first_difference(got, &want),
+            actual.display()
+        );
+    }
+}
+
+#[test]
+fn textbook_snapshot() {
+    let svg = draw(&["--example", "textbook"]);
+    let snapshot = manifest().join("tests/snapshots/textbook.svg");
+    let docs = manifest().join("../../docs/images/textbook.svg");
+    if std::env::var("UPDATE_SNAPSHOTS").as_deref() == Ok("1") {
+        std::fs::create_dir_all(snapshot.parent().unwrap()).expect("snapshot folder");
+        std::fs::create_dir_all(docs.parent().unwrap()).expect("docs/images");
+        std::fs::write(&snapshot, &svg).expect("write the snapshot");
+        std::fs::write(&docs, &svg).expect("write docs/images/textbook.svg");
+        let png = docs.with_extension("png");
+        draw(&["--example", "textbook", "--out", "-", "--png", png.to_str().expect("utf-8 path")]);
+    }
+    check_snapshot(&svg, &snapshot);
+    check_snapshot(&svg, &docs);
+}
+
+#[test]
+fn textbook_shows_the_simplex_growing_to_enclose_the_origin() {
+    let svg = draw(&["--example", "textbook"]);
+    // The example starts from the direction (1, 0), as `gjk demo` does; a query line has no warm start (it
+    // would start from the shapes' centres), so the answer is checked here rather than against `gjk query`.
+    let answer = json(&answer_of(&svg));
+    assert_eq!(answer["intersecting"], true);
+    assert_eq!(answer["iterations"], 2);
+    assert_eq!(answer["status"], "converged");
+    assert_eq!(step_panels(&svg), [1, 2]);
+    assert!(svg.contains(r#"data-step="1" data-decision="closer""#), "step 1 moves closer");
+    assert!(svg.contains(r#"data-step="2" data-decision="intersecting""#), "step 2 encloses the origin");
+    // (Captions join coordinates with no-break spaces.)
+    assert!(svg.contains("w₀ = s_A(d₀) − s_B(−d₀) = (2.000,\u{a0}−2.000)"), "the first support point");
+    assert!(svg.contains("simplex {w₀,\u{a0}w₁,\u{a0}w₂}"), "the last simplex is a triangle");
+}
+
+#[test]
+fn drawing_is_deterministic() {
+    for args in [["--example", "circle-box"], ["--example", "capsule-box-3d"]] {
+        assert_eq!(draw(&args), draw(&args), "{args:?}");
+    }
+    let a = draw(&[LINES[5]]);
+    assert_eq!(a, draw(&[LINES[5]]));
+    for bad in [r#"="-0""#, r#"="NaN"#, r#"="inf"#, r#"="-inf"#, ",NaN", ",inf"] {
+        assert!(!a.contains(bad), "{bad} in the SVG");
+    }
+}
+
+#[test]
+fn one_step_panel_per_iteration() {
+    for line in LINES {
+        let answer = json(&query(line));
+        let svg = draw(&[line]);
+        let steps = step_panels(&svg);
+        let iterations = answer["iterations"].as_u64().expect("iterations") as usize;
+        let expected: Vec<u32> = (1..=steps.len() as u32).collect();
+        assert_eq!(steps, expected, "{line}: steps are numbered from 1");
+        if answer.get("depth").is_some() {
+            // Penetration: the GJK steps are drawn, EPA's iterations come on top.
+            assert!(steps.len() <= iterations, "{line}: {} panels, {iterations} iterations", steps.len());
+        } else {
+            assert_eq!(steps.len(), iterations, "{line}");
+        }
+        assert_eq!(svg.matches(r#"data-panel="start""#).count(), 1, "{line}");
+        assert_eq!(svg.matches(r#"data-panel="answer""#).count(), 1, "{line}");
+    }
+}
+
+#[test]
+fn drawing_does_not_change_the_answer() {
+    for line in LINES {
+        assert_eq!(answer_of(&draw(&[line])), query(line), "{line}");
+    }
+    // The line can also come on stdin.
+    let out = gjk(&["draw", "-"], &format!("\n{}\n", LINES[1]));
+    assert!(out.status.success());
+    assert_eq!(answer_of(&String::from_utf8(out.stdout).unwrap()), query(LINES[1]));
+    // And every built-in example is a query `gjk query` answers the same way.
+    for name in ["circle-box", "boxes-penetrating", "capsule-box-3d"] {
+        let svg = draw(&["--example", name]);
+        let answer = json(&answer_of(&svg));
+        assert_eq!(answer["id"], name);
+        assert!(answer.get("error").is_none(), "{name}: {answer}");
+    }
+}
+
+#[test]
+fn writes_svg_and_png_files() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw-files");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let svg_path = dir.join("circle-box.svg");
+    let png_path = dir.join("circle-box.png");
+    let stdout =
+        draw(&["--example", "circle-box", "--out", svg_path.to_str().unwrap(), "--png", png_path.to_str().unwrap()]);
+    assert!(stdout.is_empty(), "with --out nothing goes to stdout");
+    let svg = std::fs::read_to_string(&svg_path).expect("SVG written");
+    assert_eq!(svg, draw(&["--example", "circle-box"]));
+    let png = std::fs::read(&png_path).expect("PNG written");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "PNG signature");
+    assert_eq!(&png[12..16], b"IHDR");
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    let attr = |name: &str| -> f64 {
+        let at = svg.find(&format!(r#" {name}=""#)).expect(name) + name.len() + 3;
+        svg[at..at + svg[at..].find('"').unwrap()].parse().unwrap()
+    };
+    assert_eq!(width as f64, (2.0 * attr("width")).floor(), "rendered at twice the SVG's size");
+    assert_eq!(height as f64, (2.0 * attr("height")).floor());
+}
+
+#[test]
+fn refuses_what_it_cannot_draw() {
+    let cases: &[&[&str]] = &[
+        &[
+            "draw",
+            r#"{"query": "ray_cast", "a": {"type": "sphere", "radius": 1}, "origin": [0, 0, 0], "direction": [1, 0, 0]}"#,
+        ],
+        &[
+            "draw",
+            r#"{"query": "distance", "a": {"type": "sphere", "radius": -1}, "b": {"type": "sphere", "radius": 1}}"#,
+        ],
+        &["draw", "not json"],
+        &["draw", "--example", "nope"],
+        &["draw"],
+        &["draw", "--example", "textbook", TEXTBOOK_LINE],
+    ];
+    let messages = [
+        "draws distance, intersect and penetration queries",
+        "radius is negative",
+        "invalid JSON",
+        "unknown example \"nope\"",
+        "no query given",
+        "not both",
+    ];
+    for (args, message) in cases.iter().zip(messages) {
+        let out = gjk(args, "");
+        assert!(!out.status.success(), "{args:?} should fail");
+        assert!(out.stdout.is_empty(), "{args:?}: no partial SVG");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+}
