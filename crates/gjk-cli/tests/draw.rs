@@ -23,6 +23,7 @@ const LINES: &[&str] = &[
     r#"{"id": "apart", "query": "intersect", "a": {"type": "polygon", "points": [[0, 0], [2, 0], [1, 2]]}, "b": {"type": "circle", "radius": 0.5}, "pose_b": {"translation": [3, 3]}}"#,
     r#"{"id": 8, "query": "intersect", "a": {"type": "point", "at": [0, 0]}, "b": {"type": "point", "at": [0, 0]}}"#,
     r#"{"id": "overlap", "query": "penetration", "a": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "b": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "pose_b": {"translation": [0.2, 0.9, 0.1]}}"#,
+    r#"{"id": "touch", "query": "penetration", "a": {"type": "box", "half_extents": [1, 1]}, "b": {"type": "box", "half_extents": [1, 1]}, "pose_b": {"translation": [2, 0.5]}}"#,
     r#"{"id": "p2", "query": "penetration", "a": {"type": "box", "half_extents": [1, 0.6]}, "b": {"type": "capsule", "half_height": 0.5, "radius": 0.3}, "pose_b": {"translation": [1.2, 0.5], "rotation": 0.7}}"#,
 ];
 

@@ -200,7 +200,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
             let d = distance_with(&*a, &pose_a, &*b, &pose_b, &options, cache.as_mut(), &mut rec);
             let fields = json!({
                 "intersecting": d.intersecting,
-                "distance": d.distance,
+                "distance": d.distance + 0.0,
                 "point_a": vec_json(d.point_a),
                 "point_b": vec_json(d.point_b),
                 "normal": vec_json(d.normal),
@@ -241,8 +241,8 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
             let p = penetration_with(&*a, &pose_a, &*b, &pose_b, &options, &mut rec);
             let fields = json!({
                 "intersecting": p.intersecting,
-                "distance": p.distance,
-                "depth": p.depth,
+                "distance": p.distance + 0.0,
+                "depth": p.depth + 0.0,
                 "normal": vec_json(p.normal),
                 "point_a": vec_json(p.point_a),
                 "point_b": vec_json(p.point_b),
