@@ -3,7 +3,7 @@
 use gjk::cast::{ray_cast, shape_cast, time_of_impact, CastOptions, Motion};
 use gjk::manifold::contact_manifold;
 use gjk::math::{DVec2, DVec3, Rotation, Vector};
-use gjk::{distance_with, intersection, penetration_with, DistanceOptions};
+use gjk::{distance_with, intersection, penetration_with, Distance, DistanceOptions, Intersection, Penetration};
 use serde_json::{json, Map, Value};
 
 use crate::parse::{dimension, number, pose, shape, vector, Space};
@@ -50,33 +50,13 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
     let options = DistanceOptions::default();
     let out = match query {
         "intersect" => {
-            let r = intersection(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ());
-            json!({"intersecting": r.intersecting, "iterations": r.iterations, "status": r.status.as_str()})
+            intersection_json(&intersection(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ()))
         }
         "distance" => {
-            let d = distance_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ());
-            json!({
-                "intersecting": d.intersecting,
-                "distance": d.distance + 0.0,
-                "point_a": vec_json(d.point_a),
-                "point_b": vec_json(d.point_b),
-                "normal": vec_json(d.normal),
-                "iterations": d.iterations,
-                "status": d.status.as_str(),
-            })
+            distance_json(&distance_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ()))
         }
         "penetration" => {
-            let p = penetration_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, &mut ());
-            json!({
-                "intersecting": p.intersecting,
-                "distance": p.distance + 0.0,
-                "depth": p.depth + 0.0,
-                "normal": vec_json(p.normal),
-                "point_a": vec_json(p.point_a),
-                "point_b": vec_json(p.point_b),
-                "iterations": p.iterations,
-                "status": p.status.as_str(),
-            })
+            penetration_json(&penetration_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, &mut ()))
         }
         "contact" => {
             let prediction = optional_number(line, "prediction")?.unwrap_or(0.0);
@@ -169,6 +149,38 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
         Value::Object(m) => Ok(m),
         _ => unreachable!("json! of an object literal is an object"),
     }
+}
+
+/// The answer fields of an `intersect` query (shared with `gjk draw`, which must report the same answer).
+pub fn intersection_json(r: &Intersection) -> Value {
+    json!({"intersecting": r.intersecting, "iterations": r.iterations, "status": r.status.as_str()})
+}
+
+/// The answer fields of a `distance` query.
+pub fn distance_json<V: Vector<Real = f64>>(d: &Distance<V>) -> Value {
+    json!({
+        "intersecting": d.intersecting,
+        "distance": d.distance + 0.0,
+        "point_a": vec_json(d.point_a),
+        "point_b": vec_json(d.point_b),
+        "normal": vec_json(d.normal),
+        "iterations": d.iterations,
+        "status": d.status.as_str(),
+    })
+}
+
+/// The answer fields of a `penetration` query.
+pub fn penetration_json<V: Vector<Real = f64>>(p: &Penetration<V>) -> Value {
+    json!({
+        "intersecting": p.intersecting,
+        "distance": p.distance + 0.0,
+        "depth": p.depth + 0.0,
+        "normal": vec_json(p.normal),
+        "point_a": vec_json(p.point_a),
+        "point_b": vec_json(p.point_b),
+        "iterations": p.iterations,
+        "status": p.status.as_str(),
+    })
 }
 
 /// An optional numeric field (absent or null: `None`).

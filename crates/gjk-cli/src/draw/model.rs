@@ -8,10 +8,10 @@ use gjk::math::{Iso, Rotation, Vector};
 use gjk::shape::{support_full, SupportMap};
 use gjk::trace::{Decision, Recorder, Step};
 use gjk::{distance_with, intersection, penetration_with, DistanceOptions, WarmStart};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::parse::{pose, shape, DynShape, Space};
-use crate::query::vec_json;
+use crate::query::{distance_json, intersection_json, penetration_json};
 
 /// A point in world coordinates; z is 0 in 2D.
 pub type P3 = [f64; 3];
@@ -183,8 +183,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
         Kind::Intersect => {
             let mut cache = (!warm.is_empty()).then(|| WarmStart::from_directions(&warm));
             let r = intersection(&*a, &pose_a, &*b, &pose_b, &options, cache.as_mut(), &mut rec);
-            let fields =
-                json!({"intersecting": r.intersecting, "iterations": r.iterations, "status": r.status.as_str()});
+            let fields = intersection_json(&r);
             let headline = if r.intersecting { "the shapes intersect" } else { "the shapes are apart" };
             let mut lines = vec![format!("status {} · {} iterations", r.status.as_str(), r.iterations)];
             lines.push(if r.intersecting {
@@ -198,15 +197,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
         Kind::Distance => {
             let mut cache = (!warm.is_empty()).then(|| WarmStart::from_directions(&warm));
             let d = distance_with(&*a, &pose_a, &*b, &pose_b, &options, cache.as_mut(), &mut rec);
-            let fields = json!({
-                "intersecting": d.intersecting,
-                "distance": d.distance + 0.0,
-                "point_a": vec_json(d.point_a),
-                "point_b": vec_json(d.point_b),
-                "normal": vec_json(d.normal),
-                "iterations": d.iterations,
-                "status": d.status.as_str(),
-            });
+            let fields = distance_json(&d);
             let headline = if d.intersecting {
                 "intersecting: distance 0".to_string()
             } else {
@@ -239,16 +230,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
                 return Err("the penetration query takes no warm start".into());
             }
             let p = penetration_with(&*a, &pose_a, &*b, &pose_b, &options, &mut rec);
-            let fields = json!({
-                "intersecting": p.intersecting,
-                "distance": p.distance + 0.0,
-                "depth": p.depth + 0.0,
-                "normal": vec_json(p.normal),
-                "point_a": vec_json(p.point_a),
-                "point_b": vec_json(p.point_b),
-                "iterations": p.iterations,
-                "status": p.status.as_str(),
-            });
+            let fields = penetration_json(&p);
             let headline = if p.intersecting {
                 format!("overlap: depth {}", num(p.depth))
             } else {

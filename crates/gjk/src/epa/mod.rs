@@ -106,15 +106,10 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
-    let mut pair = Pair { a, b, rel: pose_a.relative(pose_b), hint_a: 0, hint_b: 0 };
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
     // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching.
-    let params = Params {
-        max_iterations: options.max_iterations,
-        rel_tol: options.tolerance,
-        stop_below: V::Real::ZERO,
-        stop_above: None,
-    };
+    let params = Params::new(options, V::Real::ZERO, None);
     let start = initial_simplex(&mut pair, &[]);
     let core = run(&mut pair, start, &params, observer, pose_a);
     let local = if core.outcome == Outcome::Intersecting {

@@ -151,14 +151,9 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
-    let mut pair = Pair { a, b, rel: pose_a.relative(pose_b), hint_a: 0, hint_b: 0 };
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
-    let params = Params {
-        max_iterations: options.max_iterations,
-        rel_tol: options.tolerance,
-        stop_below: ra + rb,
-        stop_above: options.max_distance.map(|m| m + ra + rb),
-    };
+    let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb));
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     finish_distance(&core, ra, rb, pose_a)
 }
@@ -198,14 +193,9 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
-    let mut pair = Pair { a, b, rel: pose_a.relative(pose_b), hint_a: 0, hint_b: 0 };
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
-    let params = Params {
-        max_iterations: options.max_iterations,
-        rel_tol: options.tolerance,
-        stop_below: ra + rb,
-        stop_above: Some(ra + rb),
-    };
+    let params = Params::new(options, ra + rb, Some(ra + rb));
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     // Stopping on a separating plane is a decided answer, not a bound on a distance nobody asked for.
     let status = if core.status == Status::AboveBound { Status::Converged } else { core.status };

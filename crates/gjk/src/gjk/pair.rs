@@ -27,7 +27,12 @@ pub(crate) struct Pair<'s, V: Vector, A: ?Sized, B: ?Sized> {
     pub hint_b: u32,
 }
 
-impl<V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized> Pair<'_, V, A, B> {
+impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized> Pair<'s, V, A, B> {
+    /// The pair seen from A: B's pose relative to A's, hints fresh.
+    pub fn new(a: &'s A, pose_a: &Iso<V>, b: &'s B, pose_b: &Iso<V>) -> Self {
+        Self { a, b, rel: pose_a.relative(pose_b), hint_a: 0, hint_b: 0 }
+    }
+
     /// s_{A−B}(d) = s_A(d) − s_B(−d), with B's support asked in B's own frame.
     #[inline]
     pub fn support(&mut self, dir: V) -> DiffVertex<V> {

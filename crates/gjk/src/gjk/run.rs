@@ -36,6 +36,13 @@ pub(crate) struct Params<R> {
     pub stop_above: Option<R>,
 }
 
+impl<R: Real> Params<R> {
+    /// The caller's cap and tolerance with the query's own stopping distances.
+    pub fn new(options: &super::DistanceOptions<R>, stop_below: R, stop_above: Option<R>) -> Self {
+        Self { max_iterations: options.max_iterations, rel_tol: options.tolerance, stop_below, stop_above }
+    }
+}
+
 /// How the loop ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Outcome {
