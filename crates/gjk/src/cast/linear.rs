@@ -58,7 +58,8 @@ where
             point_a: at_toi.transform_point(d.point_a),
             point_b: at_toi.transform_point(d.point_b),
             iterations,
-            status: d.status,
+            // The contact is decided (the gap is within the tolerance) whatever way the last distance query ended.
+            status: Status::Converged,
         }
     };
     for iteration in 1..=options.max_iterations {
@@ -93,14 +94,15 @@ where
     Cast::miss(options.max_iterations, Status::MaxIterations)
 }
 
-/// True when shapes overlapping (or within the target) at t = 0 are moving apart along their normal.
+/// True when shapes overlapping (or within the target) at t = 0 are moving apart along their normal. When they
+/// overlap, the distance query's normal means nothing (it may have stopped as soon as the radii were reached), so
+/// the penetration normal decides.
 fn separating<V, A, B>(a: &A, b: &B, d: &Distance<V>, pose_b: &Iso<V>, v_rel: V) -> bool
 where
     V: Vector,
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let normal =
-        if d.normal != V::zero() { d.normal } else { crate::epa::penetration(a, &Iso::identity(), b, pose_b).normal };
+    let normal = if d.intersecting { crate::epa::penetration(a, &Iso::identity(), b, pose_b).normal } else { d.normal };
     normal.dot(v_rel) >= V::Real::ZERO
 }

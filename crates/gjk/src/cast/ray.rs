@@ -66,20 +66,17 @@ where
     gjk_ray_cast(shape, pose, origin, direction, max_toi, solid)
 }
 
-/// The GJK path: a point moving along the ray, cast against the shape. From inside a hollow shape, the ray is
-/// cast backwards from beyond the shape's bounding box, and the first contact of that cast is the exit.
+/// The GJK path: a point moving along the ray, cast against the shape. A ray that starts on or in the shape is
+/// resolved by casting its whole line from beyond the bounding box both ways (entry and exit).
 fn gjk_ray_cast<V, S>(shape: &S, pose: &Iso<V>, origin: V, direction: V, max_toi: V::Real, solid: bool) -> RayCast<V>
 where
     V: Vector,
     S: SupportMap<V> + ?Sized,
 {
     let zero = V::Real::ZERO;
-    let point = Point { at: V::zero() };
-    let opts = CastOptions { max_toi, ..CastOptions::default() };
-    let c = shape_cast(&point, &Iso::from_translation(origin), direction, shape, pose, V::zero(), &opts);
-    if !c.hit {
-        return RayCast::miss(c.iterations, c.status);
-    }
+    let Some(c) = cast_point(shape, pose, origin, direction, max_toi) else {
+        return RayCast::miss(0, Status::Converged);
+    };
     let answer = |toi: V::Real, normal: V, iterations, status| RayCast {
         hit: true,
         toi,
@@ -88,23 +85,54 @@ where
         iterations,
         status,
     };
-    if c.toi > zero || solid {
+    if c.toi > zero {
         // The cast's normal points from the ray's point into the shape: the outward normal is its opposite.
         return answer(c.toi, -c.normal, c.iterations, c.status);
     }
-    // Hollow, starting inside: come back from beyond the far side of the bounding box.
-    let Some(far) = exit_time(&shape.local_aabb().transformed(pose), origin, direction) else {
+    // The ray starts on or in the shape. Cast the whole line from beyond the bounding box in both directions:
+    // the first contact coming forward is where the line enters (t ≤ 0), the first coming back is where it leaves
+    // (t ≥ 0), each with the surface's own normal.
+    let bounds = shape.local_aabb().transformed(pose);
+    let (Some(ahead), Some(behind)) = (exit_time(&bounds, origin, direction), exit_time(&bounds, origin, -direction))
+    else {
         return RayCast::miss(c.iterations, c.status);
     };
-    let far = far * V::Real::from_f64(1.0 + 1e-6) + V::Real::from_f64(1e-6);
-    let back = CastOptions { max_toi: far, ..CastOptions::default() };
-    let start = Iso::from_translation(origin + direction * far);
-    let e = shape_cast(&point, &start, -direction, shape, pose, V::zero(), &back);
-    let toi = far - e.toi;
-    if !e.hit || toi > max_toi {
-        return RayCast::miss(c.iterations + e.iterations, e.status);
+    let margin = |t: V::Real| t * V::Real::from_f64(1.0 + 1e-6) + V::Real::from_f64(1e-6);
+    let (ahead, behind) = (margin(ahead), margin(behind));
+    let leave = cast_point(shape, pose, origin + direction * ahead, -direction, ahead + behind);
+    let enter = cast_point(shape, pose, origin - direction * behind, direction, ahead + behind);
+    let (Some(leave), Some(enter)) = (leave, enter) else {
+        return RayCast::miss(c.iterations, c.status);
+    };
+    let (t_exit, t_entry) = (ahead - leave.toi, enter.toi - behind);
+    let iterations = c.iterations + leave.iterations + enter.iterations;
+    // Times are differences of numbers as large as the box: trust them to a few ulps of that.
+    let tol = V::Real::from_f64(64.0) * V::Real::EPSILON * ahead.max(behind);
+    if t_entry >= -tol {
+        // On the surface, heading in (or grazing): the ray meets the shape right here.
+        return answer(zero, -enter.normal, iterations, Status::Converged);
     }
-    answer(toi.max(zero), -e.normal, c.iterations + e.iterations, e.status)
+    if solid {
+        // Inside a solid: hit at once; on the surface heading out the surface is there, else there is none.
+        let normal = if t_exit <= tol { -leave.normal } else { V::zero() };
+        return answer(zero, normal, iterations, Status::Converged);
+    }
+    if t_exit > max_toi {
+        return RayCast::miss(iterations, Status::Converged);
+    }
+    answer(t_exit.max(zero), -leave.normal, iterations, Status::Converged)
+}
+
+/// The first contact of a point launched from `from` along `velocity`, within `max_toi`.
+fn cast_point<V, S>(shape: &S, pose: &Iso<V>, from: V, velocity: V, max_toi: V::Real) -> Option<super::Cast<V>>
+where
+    V: Vector,
+    S: SupportMap<V> + ?Sized,
+{
+    let point = Point { at: V::zero() };
+    let opts = CastOptions { max_toi, ..CastOptions::default() };
+    let c = shape_cast(&point, &Iso::from_translation(from), velocity, shape, pose, V::zero(), &opts);
+    c.hit.then_some(c)
 }
 
 /// When the ray leaves the box (slab method); `None` if it never is inside it at t ≥ 0.

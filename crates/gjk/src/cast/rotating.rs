@@ -95,10 +95,15 @@ where
         let bound = d.normal.dot(motion_a.linear - motion_b.linear) + spin;
         if d.intersecting || gap <= tol {
             let initial = t == V::Real::ZERO;
-            if initial && options.ignore_initial_overlap_when_separating && bound <= V::Real::ZERO {
-                return Cast::miss(iteration, Status::Converged);
+            if initial && options.ignore_initial_overlap_when_separating {
+                // Overlapping: the distance query's normal means nothing; the penetration normal decides whether
+                // the bodies move apart faster than their spin could bring any points together.
+                let n = if d.intersecting { crate::epa::penetration(a, &pa, b, &pb).normal } else { d.normal };
+                if n.dot(motion_a.linear - motion_b.linear) + spin <= V::Real::ZERO {
+                    return Cast::miss(iteration, Status::Converged);
+                }
             }
-            return hit(t, iteration, d.status, previous);
+            return hit(t, iteration, Status::Converged, previous);
         }
         if !(bound > V::Real::ZERO) {
             // The separation along this normal can never shrink: they never meet.
