@@ -49,15 +49,9 @@ fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, 
     let pose_b = || pose::<V>(line.get("pose_b"));
     let options = DistanceOptions::default();
     let out = match query {
-        "intersect" => {
-            intersection_json(&intersection(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ()))
-        }
-        "distance" => {
-            distance_json(&distance_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ()))
-        }
-        "penetration" => {
-            penetration_json(&penetration_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, &mut ()))
-        }
+        "intersect" => intersection_json(&intersection(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ())),
+        "distance" => distance_json(&distance_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ())),
+        "penetration" => penetration_json(&penetration_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, &mut ())),
         "contact" => {
             let prediction = optional_number(line, "prediction")?.unwrap_or(0.0);
             if prediction < 0.0 {

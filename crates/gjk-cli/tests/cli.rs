@@ -293,7 +293,9 @@ fn adversarial_cases_match_hand_computed_answers() {
     // y = 1.2 meets the cap circle centred (0, 1), radius 0.5, at x = −√0.21.
     close("ray-2d-capsule", "toi", 5.0 - 0.21f64.sqrt(), 1e-12);
     let n = &by_id("ray-2d-capsule")["normal"];
-    assert!((n[0].as_f64().unwrap() + 0.21f64.sqrt() / 0.5).abs() < 1e-12 && (n[1].as_f64().unwrap() - 0.4).abs() < 1e-12);
+    assert!(
+        (n[0].as_f64().unwrap() + 0.21f64.sqrt() / 0.5).abs() < 1e-12 && (n[1].as_f64().unwrap() - 0.4).abs() < 1e-12
+    );
     assert_eq!(by_id("cast-touching-slide")["hit"], false);
     close("cast-offset-1e5", "toi", 1.5, 3e-11);
 }

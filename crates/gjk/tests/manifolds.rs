@@ -18,7 +18,13 @@ fn has_point(points: &[DVec3], want: DVec3, tol: f64) -> bool {
 #[test]
 fn box_resting_flat_on_box_gives_four_corners() {
     let ground = Cuboid::new(DVec3::new(2.0, 0.5, 2.0)).unwrap();
-    let m = contact_manifold(&ground, &Iso::identity(), &cube(0.5), &Iso::from_translation(DVec3::new(0.3, 0.99, -0.2)), 0.0);
+    let m = contact_manifold(
+        &ground,
+        &Iso::identity(),
+        &cube(0.5),
+        &Iso::from_translation(DVec3::new(0.3, 0.99, -0.2)),
+        0.0,
+    );
     assert_eq!(m.len, 4);
     assert!((m.normal - DVec3::Y).length() < 1e-12);
     let pts: Vec<DVec3> = m.contacts().iter().map(|c| c.point_b).collect();
@@ -35,7 +41,13 @@ fn box_resting_flat_on_box_gives_four_corners() {
 #[test]
 fn box_overhanging_a_corner_gives_the_overlap_rectangle() {
     let ground = cube(1.0);
-    let m = contact_manifold(&ground, &Iso::identity(), &cube(1.0), &Iso::from_translation(DVec3::new(1.5, 1.99, 1.2)), 0.0);
+    let m = contact_manifold(
+        &ground,
+        &Iso::identity(),
+        &cube(1.0),
+        &Iso::from_translation(DVec3::new(1.5, 1.99, 1.2)),
+        0.0,
+    );
     assert_eq!(m.len, 4);
     let pts: Vec<DVec3> = m.contacts().iter().map(|c| c.point_a).collect();
     for (x, z) in [(0.5, 0.2), (1.0, 0.2), (1.0, 1.0), (0.5, 1.0)] {
@@ -64,7 +76,13 @@ fn tilted_box_gives_its_lowest_corner() {
     let q = DQuat::from_rotation_x(0.4) * DQuat::from_rotation_z(0.3);
     // Lowest corner of the rotated cube: its support along −y.
     let lowest = (0..8)
-        .map(|i| q * DVec3::new(if i & 1 == 0 { -0.5 } else { 0.5 }, if i & 2 == 0 { -0.5 } else { 0.5 }, if i & 4 == 0 { -0.5 } else { 0.5 }))
+        .map(|i| {
+            q * DVec3::new(
+                if i & 1 == 0 { -0.5 } else { 0.5 },
+                if i & 2 == 0 { -0.5 } else { 0.5 },
+                if i & 4 == 0 { -0.5 } else { 0.5 },
+            )
+        })
         .min_by(|a, b| a.y.partial_cmp(&b.y).unwrap())
         .unwrap();
     let pose = Iso::new(q, DVec3::new(0.1, 0.5 - lowest.y - 0.01, 0.0));
@@ -84,7 +102,10 @@ fn capsule_lying_on_box_gives_two_points() {
     let m = contact_manifold(&ground, &Iso::identity(), &cap, &pose, 0.0);
     assert_eq!(m.len, 2, "{m:?}");
     let pts: Vec<DVec3> = m.contacts().iter().map(|c| c.point_b).collect();
-    assert!(has_point(&pts, DVec3::new(-0.8, 0.49, 0.3), 1e-12) && has_point(&pts, DVec3::new(1.2, 0.49, 0.3), 1e-12), "{pts:?}");
+    assert!(
+        has_point(&pts, DVec3::new(-0.8, 0.49, 0.3), 1e-12) && has_point(&pts, DVec3::new(1.2, 0.49, 0.3), 1e-12),
+        "{pts:?}"
+    );
     for c in m.contacts() {
         assert!((c.depth - 0.01).abs() < 1e-12);
     }
@@ -93,7 +114,13 @@ fn capsule_lying_on_box_gives_two_points() {
 /// A sphere is one point, from its real geometry.
 #[test]
 fn ball_on_box_gives_one_point() {
-    let m = contact_manifold(&cube(1.0), &Iso::identity(), &Ball::new(0.5).unwrap(), &Iso::from_translation(DVec3::new(0.2, 1.4, 0.0)), 0.0);
+    let m = contact_manifold(
+        &cube(1.0),
+        &Iso::identity(),
+        &Ball::new(0.5).unwrap(),
+        &Iso::from_translation(DVec3::new(0.2, 1.4, 0.0)),
+        0.0,
+    );
     assert_eq!(m.len, 1);
     assert!((m.contacts[0].depth - 0.1).abs() < 1e-12);
     assert!((m.contacts[0].point_b - DVec3::new(0.2, 0.9, 0.0)).length() < 1e-12);
@@ -131,7 +158,13 @@ fn prediction_distance_yields_contacts_before_touching() {
 fn contact_ids_are_stable_across_small_motions() {
     let ground = Cuboid::new(DVec3::new(3.0, 0.5, 3.0)).unwrap();
     let ids = |x: f64| {
-        let m = contact_manifold(&ground, &Iso::identity(), &cube(0.5), &Iso::from_translation(DVec3::new(x, 0.99, 0.0)), 0.0);
+        let m = contact_manifold(
+            &ground,
+            &Iso::identity(),
+            &cube(0.5),
+            &Iso::from_translation(DVec3::new(x, 0.99, 0.0)),
+            0.0,
+        );
         let mut v: Vec<u64> = m.contacts().iter().map(|c| c.id).collect();
         v.sort_unstable();
         v

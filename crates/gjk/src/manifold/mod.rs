@@ -117,11 +117,8 @@ where
     let max = if V::DIM == 2 { 2 } else { MAX_CONTACTS };
     let kept = reduce(&mut found[..count], max);
     for (slot, c) in m.contacts.iter_mut().zip(&found[..kept]) {
-        *slot = Contact {
-            point_a: pose_a.transform_point(c.point_a),
-            point_b: pose_a.transform_point(c.point_b),
-            ..*c
-        };
+        *slot =
+            Contact { point_a: pose_a.transform_point(c.point_a), point_b: pose_a.transform_point(c.point_b), ..*c };
     }
     m.len = kept;
     m

@@ -48,7 +48,9 @@ impl<V: Vector3> Frustum<V> {
         near: V::Real,
         far: V::Real,
     ) -> Result<Self, ShapeError> {
-        for (what, v) in [("left", left), ("right", right), ("bottom", bottom), ("top", top), ("near", near), ("far", far)] {
+        for (what, v) in
+            [("left", left), ("right", right), ("bottom", bottom), ("top", top), ("near", near), ("far", far)]
+        {
             if !v.is_finite() {
                 return Err(ShapeError::NonFinite(what));
             }

@@ -189,7 +189,8 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
 
     #[inline]
     fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
-        let i = if self.vertices.len() >= HILL_CLIMB_MIN_VERTICES {
+        // Hill-climbing needs the vertex graph; a hull without one (never expected) is scanned.
+        let i = if self.vertices.len() >= HILL_CLIMB_MIN_VERTICES && !self.adjacency.is_empty() {
             let start = (*hint as usize).min(self.vertices.len() - 1);
             self.climb(dir, start)
         } else {

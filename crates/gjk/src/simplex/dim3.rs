@@ -84,7 +84,12 @@ mod tests {
     fn origin_beyond_face_projects_onto_that_face() {
         // A tetrahedron above the plane z = 1 whose bottom face spans (±1, ±1): the origin projects onto the inside
         // of that face, at (0, 0, 1).
-        let p = [DVec3::new(-1.0, -1.0, 1.0), DVec3::new(2.0, -1.0, 1.0), DVec3::new(-1.0, 2.0, 1.0), DVec3::new(0.0, 0.0, 2.0)];
+        let p = [
+            DVec3::new(-1.0, -1.0, 1.0),
+            DVec3::new(2.0, -1.0, 1.0),
+            DVec3::new(-1.0, 2.0, 1.0),
+            DVec3::new(0.0, 0.0, 2.0),
+        ];
         let bc = solve_tetrahedron(&p);
         assert_eq!(bc.mask, 0b0111);
         assert!((bc.combine(&p) - DVec3::new(0.0, 0.0, 1.0)).length() < 1e-15);
@@ -92,7 +97,12 @@ mod tests {
 
     #[test]
     fn origin_below_a_vertex_region_keeps_that_vertex() {
-        let p = [DVec3::new(0.0, 0.0, 1.0), DVec3::new(1.0, 0.0, 1.0), DVec3::new(0.0, 1.0, 1.0), DVec3::new(0.0, 0.0, 2.0)];
+        let p = [
+            DVec3::new(0.0, 0.0, 1.0),
+            DVec3::new(1.0, 0.0, 1.0),
+            DVec3::new(0.0, 1.0, 1.0),
+            DVec3::new(0.0, 0.0, 2.0),
+        ];
         let bc = solve_tetrahedron(&p);
         assert_eq!(bc.mask, 0b0001);
         assert_eq!(bc.combine(&p), DVec3::new(0.0, 0.0, 1.0));

@@ -35,13 +35,15 @@ pub(super) fn hull2_in_frame(pts: &[[f64; 2]], tol: f64) -> Hull2 {
         return Hull2 { kind: HullKind::Point, vertices: vec![0] };
     }
     // The extremes along the longer side of the bounding box are at least diagonal/√2 apart, so the direction
-    // between them is well conditioned: if no point is farther than `tol` from that line, the set is a segment.
+    // between them is well conditioned: if no point is farther than tol/2 from that line, the set is a segment.
+    // (Half, because the segment's own ends, the extreme projections, are off that line too: every point is then
+    // within `tol` of the segment between them.)
     let axis = usize::from(extent[1] > extent[0]);
     let a = argmax(pts, |p| -p[axis]);
     let b = argmax(pts, |p| p[axis]);
     let dir = unit(sub(pts[b], pts[a]));
     let off_line = pts.iter().fold(0.0, |m: f64, &p| m.max(cross(dir, sub(p, pts[a])).abs()));
-    if off_line <= tol {
+    if off_line <= 0.5 * tol {
         return segment(pts, dir);
     }
     // Only reachable if the exact hull collapses, which the test above rules out; kept as the safe answer.
@@ -68,7 +70,9 @@ fn polygon(pts: &[[f64; 2]], tol: f64) -> Option<Hull2> {
     if ring.len() < 3 {
         return None;
     }
-    let kept = drop_flat_vertices(&sorted, &ring, tol / step);
+    // Snapping moved each point by at most 0.71 grid steps, so a point within `tol` − 2 steps of an edge on the
+    // grid is within `tol` of it in the frame.
+    let kept = drop_flat_vertices(&sorted, &ring, (tol / step - 2.0).max(0.0));
     if kept.len() < 3 {
         return None;
     }
@@ -206,7 +210,9 @@ mod tests {
         sorted.dedup();
         assert_eq!(sorted.len(), v.len(), "duplicate vertex index");
         assert!(v.iter().all(|&i| i < points.len()));
-        let tol = slack * input_tolerance(points);
+        // Scaled by a power of two like the hull does (exactly), so that clouds of size 1e-300 do not underflow.
+        let frame = normalise(points);
+        let (points, tol) = (&frame.scaled[..], slack * frame.tol);
         // Work relative to the first vertex so clouds far from the origin keep their digits.
         let origin = points[v[0]];
         let rel = |i: usize| sub(points[i], origin);
@@ -385,6 +391,100 @@ mod tests {
                 _ => assert!(pts.iter().all(|&p| p == pts[0])),
             }
         }
+    }
+
+    fn check_any(pts: &[[f64; 2]], hull: &Hull2, slack: f64) {
+        let tol = slack * input_tolerance(pts);
+        match hull.kind {
+            HullKind::Polygon => check_polygon(pts, hull, slack),
+            HullKind::Segment => {
+                let (a, b) = (pts[hull.vertices[0]], pts[hull.vertices[1]]);
+                let dir = unit(sub(b, a));
+                let len = dot(dir, sub(b, a));
+                for &p in pts {
+                    assert!(cross(dir, sub(p, a)).abs() <= tol, "off the segment's line");
+                    let t = dot(dir, sub(p, a));
+                    assert!(t >= -tol && t <= len + tol, "beyond the segment's ends");
+                }
+            }
+            _ => {
+                let a = pts[hull.vertices[0]];
+                assert!(pts.iter().all(|&p| sub(p, a)[0].hypot(sub(p, a)[1]) <= tol));
+            }
+        }
+    }
+
+    /// Thousands of small clouds built to be nasty: values differing in the last bit, exact and rotated lattices,
+    /// near-duplicate clusters at the tolerance's scale, needles, lenses, tiny clouds far from the origin.
+    #[test]
+    fn adversarial_near_degenerate_clouds() {
+        // FUZZ (iterations), FUZZ_SEED and FUZZ_N (largest cloud) tune a longer run.
+        let env = |name: &str, default: u64| std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default);
+        let mut rng = Rng::new(env("FUZZ_SEED", 778));
+        let (iters, max_n) = (env("FUZZ", 2000), env("FUZZ_N", 60));
+        let (s, c) = 0.7f64.sin_cos();
+        let rot = |p: [f64; 2]| [c * p[0] - s * p[1], s * p[0] + c * p[1]];
+        for it in 0..iters {
+            let kind = rng.below(6);
+            let n = 1 + rng.below(max_n) as usize;
+            let mut pts: Vec<[f64; 2]> = match kind {
+                0 => {
+                    let vals = [0.0, 1.0, 1.0 + f64::EPSILON, 1.0 - f64::EPSILON / 2.0, 0.5, 1e-300, -1.0];
+                    (0..n).map(|_| [0; 2].map(|_| vals[rng.below(vals.len() as u64) as usize])).collect()
+                }
+                1 => (0..n).map(|_| rot([rng.below(3) as f64, rng.below(3) as f64])).collect(),
+                2 => {
+                    let base = random_cloud(&mut rng, 4, 1.0);
+                    (0..n)
+                        .map(|_| {
+                            let b = base[rng.below(4) as usize];
+                            let s = [1e-13, 1e-12, 1e-11, 1e-10][rng.below(4) as usize];
+                            b.map(|x| x + rng.range(-s, s))
+                        })
+                        .collect()
+                }
+                3 => (0..n).map(|_| [0; 2].map(|_| 1e5 + rng.range(-1e-3, 1e-3))).collect(),
+                4 => {
+                    let s = [0.0, 1e-14, 1e-12, 1e-11, 3e-11, 1e-10][rng.below(6) as usize];
+                    (0..n).map(|_| rot([rng.range(-1.0, 1.0), rng.range(-s, s)])).collect()
+                }
+                _ => {
+                    // dense flat arcs
+                    let sag = [1e-12, 1e-11, 1e-10, 1e-9][rng.below(4) as usize];
+                    (0..n)
+                        .map(|_| {
+                            let x = rng.range(-1.0, 1.0);
+                            rot([x, sag * (1.0 - x * x)])
+                        })
+                        .collect()
+                }
+            };
+            if rng.below(4) == 0 {
+                let k = pts.len();
+                for i in 0..k {
+                    if rng.below(3) == 0 {
+                        pts.push(pts[i]);
+                    }
+                }
+            }
+            let hull = hull2(&pts);
+            // Checked on the points scaled by a power of two (exact), so sets of size 1e-300 do not underflow.
+            let scaled = normalise(&pts).scaled;
+            if std::panic::catch_unwind(|| check_any(&scaled, &hull, 1.0)).is_err() {
+                println!("FAIL it {it} kind {kind}\nPTS {pts:?}\nHULL {hull:?}");
+                panic!("adversarial cloud {it} (kind {kind}) failed");
+            }
+        }
+    }
+
+    #[test]
+    fn non_finite_input_does_not_panic() {
+        // Outside the contract (the caller checks finiteness), but must still return.
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let _ = hull2(&[[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [bad, 0.5]]);
+            let _ = hull2(&[[bad, bad]]);
+        }
+        assert_eq!(hull2(&[]).vertices, Vec::<usize>::new());
     }
 
     #[test]

@@ -1,23 +1,24 @@
 //! Convex hulls of finite point clouds in 2D ([`hull2`]) and 3D ([`hull3`]), in plain `f64`, built to survive
-//! degenerate input: duplicates, collinear or coplanar sets, slivers, small clouds far from the origin.
+//! degenerate input: duplicates, collinear or coplanar sets, slivers, near-duplicates, clouds far from the origin.
 //!
 //! # How the robustness is obtained
 //!
 //! 1. **Normalised frame.** The points are scaled by a power of two (exact) so that the largest coordinate
 //!    magnitude is about 1, then the bounding-box centre is subtracted. No decision depends on the absolute scale,
-//!    and centring keeps the significant digits of a small cloud sitting far from the origin.
+//!    and floating-point geometry done in the centred frame keeps the significant digits of a small cloud far
+//!    from the origin.
 //! 2. **One distance tolerance**, `tol = 1e-11 × bounding-box diagonal + 8 ulp × largest coordinate magnitude`.
 //!    The first term is the relative flatness threshold; the second absorbs the rounding the caller made when
 //!    computing the coordinates (a point meant to lie on a plane at offset 1e5 is off it by about 1e-11).
 //!    `tol` decides what is flat: whether the set is a point, a segment, a polygon or a polyhedron, which hull
-//!    vertices are too close to collinear to be kept (2D) and which hull triangles are too close to coplanar to be
-//!    kept apart (3D).
-//! 3. **Exact combinatorics.** The hull itself is computed on copies of the points snapped to an integer grid at
-//!    least 20 times finer than `tol`, with orientation tests evaluated exactly in `i128`. Exact tests cannot
-//!    contradict each other, so (in 3D) the region a new point sees is always a disk bounded by one simple
-//!    horizon cycle, and the construction can neither corrupt its topology nor loop.
-//! 4. **Tolerant clean-up.** The exact hull is then simplified with `tol`, in a way that never lets an input
-//!    point end up more than about `tol` outside the result.
+//!    vertices are too close to collinear to be kept (2D) and which hull triangles are close enough to coplanar
+//!    to be merged into one face (3D).
+//! 3. **Exact combinatorics.** The hull itself is built with exact orientation tests, on integer coordinates:
+//!    in 2D the centred points on a grid of 2^-50 of their extent, in 3D the input's own coordinates (see
+//!    `dim3`). Exact tests cannot contradict each other, so (in 3D) the region a new point sees is always a disk
+//!    bounded by one simple horizon cycle, and the construction can neither corrupt its topology nor loop.
+//! 4. **Tolerant clean-up.** The exact hull is then simplified with `tol`, checking that no input point ends
+//!    up more than `tol` outside the result.
 //!
 //! Everything is deterministic: no randomness, no hash maps, ties broken by input index.
 
@@ -52,9 +53,14 @@ pub struct Hull2 {
 
 /// 3D hull.
 ///
-/// Faces of a polyhedron are polygons: hull triangles coplanar within the tolerance are merged. Where merging
-/// would not give a simple polygon (only possible on sub-tolerance slivers) the triangles are kept as separate
-/// faces, so a face can also be one of several coplanar triangles.
+/// Every input point is inside the hull or within the tolerance of its surface (see the module documentation),
+/// every hull vertex is an input point, and every vertex lies behind every face's plane within the tolerance.
+///
+/// Faces of a polyhedron are convex polygons: hull triangles coplanar within the tolerance are merged, vertices
+/// in the middle of an edge are dropped and near-duplicate vertices (closer than tol/8) are merged. A face that
+/// could not be merged soundly stays a triangle of the exact hull, so coplanar triangles can occur (on slivers
+/// and needle-thin hulls, whose planes only the exact triangles pin down). Each face cycle starts at a wide
+/// corner, so a normal taken from its first three vertices is sound; Newell's method is sounder still.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hull3 {
     /// What the hull is.
@@ -72,7 +78,7 @@ pub struct Hull3 {
 }
 
 /// Relative part of the tolerance, as a fraction of the bounding-box diagonal. A slab 1e-9 thick (relative) is
-/// still a polyhedron; anything flatter than about 1e-11 is treated as flat.
+/// still a polyhedron; one thinner than half the tolerance (about 5e-12) is treated as flat.
 const REL_TOL: f64 = 1e-11;
 
 /// Input-rounding part of the tolerance, in ulps of the largest coordinate magnitude: coordinates computed by the
@@ -84,10 +90,15 @@ fn tolerance(diagonal: f64, max_abs: f64) -> f64 {
     REL_TOL * diagonal + INPUT_ULPS * f64::EPSILON * max_abs
 }
 
-/// Points moved into the normalised frame (scaled by a power of two, bounding box centred on the origin), with the
-/// distance tolerance expressed in that frame. Indices are those of the input.
+/// The input in the normalised frame, with the distance tolerance expressed in that frame. Indices are those of
+/// the input.
 struct Frame<const D: usize> {
+    /// Scaled by a power of two into [-1, 1] (exactly), bounding box centred on the origin: for floating-point
+    /// geometry.
     points: Vec<[f64; D]>,
+    /// Scaled the same way but not centred, so still exactly the input (a power-of-two scaling is exact): for
+    /// exact predicates, which need no centring and must not suffer its rounding.
+    scaled: Vec<[f64; D]>,
     tol: f64,
 }
 
@@ -95,11 +106,11 @@ fn normalise<const D: usize>(input: &[[f64; D]]) -> Frame<D> {
     let (s1, s2) = power_of_two_scale(max_abs(input));
     let scaled: Vec<[f64; D]> = input.iter().map(|p| p.map(|x| x * s1 * s2)).collect();
     let (lo, hi) = bounding_box(&scaled);
-    // Halves added rather than (lo + hi) / 2, which could overflow before the scaling did its job.
-    let centre: [f64; D] = std::array::from_fn(|k| 0.5 * lo[k] + 0.5 * hi[k]);
+    let centre: [f64; D] = std::array::from_fn(|k| 0.5 * (lo[k] + hi[k]));
     let points = scaled.iter().map(|p| std::array::from_fn(|k| p[k] - centre[k])).collect();
     let diagonal = (0..D).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
-    Frame { points, tol: tolerance(diagonal, max_abs(&scaled)) }
+    let tol = tolerance(diagonal, max_abs(&scaled));
+    Frame { points, scaled, tol }
 }
 
 fn max_abs<const D: usize>(points: &[[f64; D]]) -> f64 {
@@ -112,9 +123,17 @@ fn power_of_two_scale(max_abs: f64) -> (f64, f64) {
     if max_abs == 0.0 || !max_abs.is_finite() {
         return (1.0, 1.0);
     }
-    let e = max_abs.log2().ceil() as i32;
-    let half = -e / 2;
-    (2f64.powi(half), 2f64.powi(-e - half))
+    let factors = |e: i32| (2f64.powi(-e / 2), 2f64.powi(-e - (-e / 2)));
+    let mut e = max_abs.log2().ceil() as i32;
+    // log2 rounds: correct by one if the scaled maximum landed just outside (0.5, 1].
+    let (s1, s2) = factors(e);
+    let m = max_abs * s1 * s2;
+    if m > 1.0 {
+        e += 1;
+    } else if m <= 0.5 {
+        e -= 1;
+    }
+    factors(e)
 }
 
 fn bounding_box<const D: usize>(points: &[[f64; D]]) -> ([f64; D], [f64; D]) {
@@ -143,14 +162,14 @@ fn snap<const D: usize>(points: &[[f64; D]], bits: i32) -> (Vec<[i64; D]>, f64) 
     (grid, step)
 }
 
-/// Distinct snapped points: `reps[k]` is the smallest input index of the k-th distinct point (in lexicographic
-/// order of the snapped coordinates), and `of[i]` is the distinct point input `i` snapped to.
+/// Distinct grid points: `reps[k]` is the smallest input index of the k-th distinct point (in lexicographic order
+/// of the grid coordinates), and `of[i]` is the distinct point input `i` landed on.
 struct Distinct {
     reps: Vec<usize>,
     of: Vec<usize>,
 }
 
-fn distinct<const D: usize>(grid: &[[i64; D]]) -> Distinct {
+fn distinct<T: Ord + Copy>(grid: &[T]) -> Distinct {
     let mut order: Vec<usize> = (0..grid.len()).collect();
     order.sort_unstable_by_key(|&i| (grid[i], i));
     let mut reps: Vec<usize> = Vec::new();
