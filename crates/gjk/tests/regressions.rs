@@ -202,3 +202,71 @@ fn boxes_face_to_face_in_f32() {
     assert!(!d.intersecting && (d.distance - 0.001).abs() < 1e-6, "{d:?}");
     assert!(distance(&c, &Iso::identity(), &c, &Iso::new(Quat::IDENTITY, Vec3::new(0.2, 1.0, 0.1))).intersecting);
 }
+
+/// The exact capsule and cylinder ray casts agree with the GJK ray cast of the same shapes (given as support
+/// functions, which have no fast path) on random rays: times to 1e-9 of the size; normals to 1e-9 on the capsule
+/// (core + radius makes the GJK path exact too) and to 5e-4 on the cylinder, whose curved side has no radius to
+/// carry the normal, so the GJK path's normal is only as good as the direction of a distance at rounding level
+/// (1.9e-4 at worst over these 4000 rays, ray 1111) — the reason the exact fast path exists.
+#[test]
+fn capsule_and_cylinder_ray_fast_paths_agree_with_gjk() {
+    use gjk::cast::ray_cast;
+    use gjk::shape::{Cylinder, SupportFn};
+    let cap = Capsule::new(0.7, 0.3).unwrap();
+    let cyl = Cylinder::new(0.7, 0.3).unwrap();
+    let cap_gjk = SupportFn::rounded(|d: DVec3| DVec3::new(0.0, if d.y < 0.0 { -0.7 } else { 0.7 }, 0.0), 0.3);
+    let cyl_gjk = SupportFn::new(move |d: DVec3| cyl.support(d));
+    let mut seed = 12345u64;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let (mut hits, mut ahead, mut agree) = (0, 0, 0);
+    for i in 0..4000 {
+        let pose = Iso::new(
+            DQuat::from_euler(glam::EulerRot::XYZ, rnd() * 3.0, rnd() * 3.0, rnd() * 3.0),
+            DVec3::new(rnd(), rnd(), rnd()),
+        );
+        let origin = DVec3::new(rnd(), rnd(), rnd()) * 3.0;
+        let target = pose.translation + DVec3::new(rnd(), rnd(), rnd()) * 0.8;
+        let dir = (target - origin) * (0.5 + rnd().abs());
+        let solid = i % 2 == 0;
+        for (fast, slow, normal_tol) in [
+            (
+                ray_cast(&cap, &pose, origin, dir, 10.0, solid),
+                ray_cast(&cap_gjk, &pose, origin, dir, 10.0, solid),
+                1e-9,
+            ),
+            (
+                ray_cast(&cyl, &pose, origin, dir, 10.0, solid),
+                ray_cast(&cyl_gjk, &pose, origin, dir, 10.0, solid),
+                5e-4,
+            ),
+        ] {
+            assert_eq!(fast.iterations, 0, "the fast path was taken");
+            if fast.hit != slow.hit {
+                // Only a graze (the ray passing within rounding of the surface) may be called either way.
+                let t = if fast.hit { fast.toi } else { slow.toi };
+                let p = origin + dir * t;
+                let d = distance(&Point::new(p).unwrap(), &Iso::identity(), &cap, &pose)
+                    .distance
+                    .min(distance(&Point::new(p).unwrap(), &Iso::identity(), &cyl, &pose).distance);
+                assert!(d < 1e-7, "{i}: fast {fast:?} vs gjk {slow:?}");
+                continue;
+            }
+            if fast.hit {
+                hits += 1;
+                assert!((fast.toi - slow.toi).abs() * dir.length() <= 1e-9, "{i}: toi {} vs {}", fast.toi, slow.toi);
+                if fast.toi > 0.0 {
+                    ahead += 1;
+                    agree += usize::from((fast.normal - slow.normal).length() <= normal_tol);
+                }
+            }
+        }
+    }
+    assert!(hits > 2000, "the sample must exercise hits: {hits}");
+    println!("capsule/cylinder rays: {hits} hits, {ahead} ahead of the origin, normals agree on {agree}");
+    assert_eq!(agree, ahead, "every normal agrees");
+}

@@ -1,3 +1,4 @@
+use super::ray_span::{decide, round, Span};
 use super::{check_size, Aabb, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
@@ -36,21 +37,9 @@ impl<V: Vector> SupportMap<V> for Ball<V::Real> {
     }
 }
 
-/// Ray o + t·d against the ball |p| ≤ r: the roots of |d|² t² + 2(o·d) t + |o|² − r² = 0, taken in the forms
-/// that do not cancel (the near root as c / (−b + √disc)).
+/// Ray o + t·d against the ball |p| ≤ r.
 fn ray_ball<V: Vector>(r: V::Real, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
-    let zero = V::Real::ZERO;
-    let (a, b, c) = (d.length_squared(), o.dot(d), o.length_squared() - r * r);
     let normal_at = |t: V::Real| (o + d * t).normalize_or_zero();
-    if c <= zero && solid {
-        // Inside (or on) a solid ball: hit at once; on the surface the normal is defined.
-        return Some((zero, if c == zero { normal_at(zero) } else { V::zero() }));
-    }
-    let disc = b * b - a * c;
-    if !(a > zero) || disc < zero || (c > zero && b >= zero) {
-        return None;
-    }
-    let root = disc.sqrt();
-    let t = if c > zero { c / (-b + root) } else { (-b + root) / a };
-    (t <= max_toi).then(|| (t, normal_at(t)))
+    let span = round(o, d, r).map(|(t_in, t_out)| Span { t_in, n_in: normal_at(t_in), t_out, n_out: normal_at(t_out) });
+    decide(span, max_toi, solid)
 }

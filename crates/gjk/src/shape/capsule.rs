@@ -1,3 +1,4 @@
+use super::ray_span::{decide, round, slab, without, Span};
 use super::{check_size, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
@@ -42,5 +43,56 @@ impl<V: Vector> SupportMap<V> for Capsule<V::Real> {
     fn local_aabb(&self) -> Aabb<V> {
         let h = V::axis(1) * self.half_height;
         Aabb::new(-h, h).loosened(self.radius)
+    }
+    fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        Some(ray_capsule(self.half_height, self.radius, o, d, max_toi, solid))
+    }
+}
+
+/// Ray against the capsule as the union of its two end balls and its round middle (the infinite round cylinder
+/// cut by the slab |y| ≤ h). The capsule is convex, so the line meets it in one interval: from the earliest entry
+/// to the latest exit of the pieces it meets.
+fn ray_capsule<V: Vector>(h: V::Real, r: V::Real, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
+    let y = V::axis(1);
+    let mut best: Option<Span<V>> = None;
+    let mut unite = |t_in: V::Real, n_in: V, t_out: V::Real, n_out: V| {
+        let s = best.get_or_insert(Span { t_in, n_in, t_out, n_out });
+        if t_in < s.t_in {
+            (s.t_in, s.n_in) = (t_in, n_in);
+        }
+        if t_out > s.t_out {
+            (s.t_out, s.n_out) = (t_out, n_out);
+        }
+    };
+    for c in [y * h, y * -h] {
+        if let Some((t0, t1)) = round(o - c, d, r) {
+            let n = |t: V::Real| (o + d * t - c).normalize_or_zero();
+            unite(t0, n(t0), t1, n(t1));
+        }
+    }
+    let (oo, dd) = (without(o, 1), without(d, 1));
+    if let (Some(side), Some(cut)) = (round(oo, dd, r), slab(o.get(1), d.get(1), -h, h)) {
+        let (t0, t1) = (side.0.max(cut.0), side.1.min(cut.1));
+        if t0 <= t1 {
+            let n = |t: V::Real| (oo + dd * t).normalize_or_zero();
+            unite(t0, n(t0), t1, n(t1));
+        }
+    }
+    decide(best, max_toi, solid)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+
+    #[test]
+    fn ray_hits_the_end_ball_and_the_side() {
+        let c = Capsule::new(1.0, 0.5).unwrap();
+        let side = c.ray_cast_local(DVec3::new(-5.0, 0.3, 0.0), DVec3::X, 10.0, true).unwrap().unwrap();
+        assert_eq!(side, (4.5, -DVec3::X));
+        let top = c.ray_cast_local(DVec3::new(0.0, 5.0, 0.0), -DVec3::Y, 10.0, true).unwrap().unwrap();
+        assert_eq!(top, (3.5, DVec3::Y));
+        assert!(c.ray_cast_local(DVec3::new(-5.0, 1.6, 0.0), DVec3::X, 10.0, true).unwrap().is_none());
     }
 }

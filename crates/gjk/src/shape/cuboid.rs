@@ -1,3 +1,4 @@
+use super::ray_span::{decide, slab, Span};
 use super::{check_sizes, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
@@ -73,41 +74,20 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
     }
 }
 
-/// Ray o + t·d against the box |pᵢ| ≤ hᵢ by slabs: the ray is inside slab i for t between its two crossings; the
-/// last entry and the first exit bound the stretch inside the box, and the slab crossed there gives the normal.
+/// Ray o + t·d against the box |pᵢ| ≤ hᵢ by slabs: the ray is inside slab i between its two crossings; the last
+/// entry and the first exit bound the stretch inside the box, and the slab crossed there gives the normal.
 fn ray_box<V: Vector>(h: V, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
-    let zero = V::Real::ZERO;
-    let (mut t_in, mut t_out) = (-V::Real::INFINITY, V::Real::INFINITY);
-    let (mut n_in, mut n_out) = (V::zero(), V::zero());
+    let mut s = Span { t_in: -V::Real::INFINITY, n_in: V::zero(), t_out: V::Real::INFINITY, n_out: V::zero() };
     for i in 0..V::DIM {
-        let (oi, di, hi) = (o.get(i), d.get(i), h.get(i));
-        if di == zero {
-            if oi.abs() > hi {
-                return None;
-            }
-            continue;
+        let (enter, leave) = slab(o.get(i), d.get(i), -h.get(i), h.get(i))?;
+        // Entering through the face the ray faces (the −sign(d) side), leaving through the other.
+        let side = if d.get(i) > V::Real::ZERO { V::axis(i) } else { -V::axis(i) };
+        if enter > s.t_in {
+            (s.t_in, s.n_in) = (enter, -side);
         }
-        // Entering through the face facing the ray (−sign(d) side), leaving through the other.
-        let s = if di > zero { V::Real::ONE } else { -V::Real::ONE };
-        let (enter, leave) = ((-s * hi - oi) / di, (s * hi - oi) / di);
-        if enter > t_in {
-            t_in = enter;
-            n_in = V::axis(i) * -s;
-        }
-        if leave < t_out {
-            t_out = leave;
-            n_out = V::axis(i) * s;
+        if leave < s.t_out {
+            (s.t_out, s.n_out) = (leave, side);
         }
     }
-    if t_in > t_out || t_out < zero {
-        return None;
-    }
-    let hit = if t_in >= zero {
-        (t_in, n_in)
-    } else if solid {
-        (zero, V::zero())
-    } else {
-        (t_out, n_out)
-    };
-    (hit.0 <= max_toi).then_some(hit)
+    decide(Some(s), max_toi, solid)
 }

@@ -1,3 +1,4 @@
+use super::ray_span::{decide, round, slab, without, Span};
 use super::{check_size, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector3};
 
@@ -43,6 +44,9 @@ impl<V: Vector3> SupportMap<V> for Cylinder<V::Real> {
         let h = V::new3(self.radius, self.half_height, self.radius);
         Aabb::new(-h, h)
     }
+    fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        Some(ray_cylinder(self.half_height, self.radius, o, d, max_toi, solid))
+    }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         // Within about 1.1° of the axis the cap supports dir: its rim, as 8 points on the true circle. Within
         // about 1.1° of perpendicular, the side line. Otherwise a single rim point.
@@ -65,4 +69,20 @@ impl<V: Vector3> SupportMap<V> for Cylinder<V::Real> {
             out.single(self.support(dir), 10);
         }
     }
+}
+
+/// Ray against the cylinder as the intersection of the infinite round cylinder and the slab |y| ≤ h: the later
+/// entry and the earlier exit bound the stretch inside, and whichever piece sets them gives the normal.
+fn ray_cylinder<V: Vector3>(h: V::Real, r: V::Real, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
+    let (oo, dd) = (without(o, 1), without(d, 1));
+    let radial = |t: V::Real| (oo + dd * t).normalize_or_zero();
+    let span = (|| {
+        let (s0, s1) = round(oo, dd, r)?;
+        let (c0, c1) = slab(o.get(1), d.get(1), -h, h)?;
+        let cap = if d.get(1) > V::Real::ZERO { V::axis(1) } else { -V::axis(1) };
+        let (t_in, n_in) = if c0 > s0 { (c0, -cap) } else { (s0, radial(s0)) };
+        let (t_out, n_out) = if c1 < s1 { (c1, cap) } else { (s1, radial(s1)) };
+        Some(Span { t_in, n_in, t_out, n_out })
+    })();
+    decide(span, max_toi, solid)
 }

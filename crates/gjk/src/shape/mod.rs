@@ -21,6 +21,7 @@ mod minkowski;
 mod point;
 mod polytope;
 mod posed;
+mod ray_span;
 mod rounded;
 mod scaled;
 mod segment;
