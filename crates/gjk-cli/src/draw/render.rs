@@ -629,7 +629,7 @@ fn outline_id(p: &Plot<'_>, name: &str) -> String {
     format!("plot-{}-{}-{name}", p.row, p.index)
 }
 
-/// A part of a plot drawn once in the <defs>.
+/// A part of a plot drawn once in the `<defs>`.
 fn place(o: &mut String, p: &Plot<'_>, name: &str) {
     let _ = writeln!(o, r##"<use href="#{}"/>"##, outline_id(p, name));
 }

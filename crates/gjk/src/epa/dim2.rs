@@ -68,8 +68,11 @@ pub fn expand<V: Vector2>(
         let w = support(nrm);
         upper = upper.min(nrm.dot(w.w));
         let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * scale.max(w.w.max_abs());
-        if upper - d <= rel_tol * d.abs() + noise || poly[..n].iter().any(|p| p.w == w.w) {
-            break Status::Converged;
+        let met = upper - d <= rel_tol * d.abs() + noise;
+        if met || poly[..n].iter().any(|p| p.w == w.w) {
+            // A repeated vertex with the bounds still apart is as far as this precision goes: say so.
+            let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale.max(w.w.max_abs());
+            break if met || upper - d <= rounding { Status::Converged } else { Status::Stalled };
         }
         if n == MAX_VERTS {
             break Status::MaxIterations;
@@ -79,7 +82,21 @@ pub fn expand<V: Vector2>(
         poly[i + 1] = w;
         n += 1;
     };
-    let (i, nrm, d) = nearest(&poly[..n]);
+    let (best, nrm, d) = nearest(&poly[..n]);
+    // Collinear edges tie in distance; the witnesses come from the one holding the origin's projection.
+    let foot = nrm * d;
+    let tie = V::Real::from_f64(64.0) * V::Real::EPSILON * scale.max(d.abs());
+    let mut pick = (V::Real::INFINITY, best);
+    for i in 0..n {
+        let (a, b) = (poly[i].w, poly[(i + 1) % n].w);
+        if edge(a, b).is_some_and(|(_, di)| di - d <= tie) {
+            let miss = (solve_segment(a, b).combine(&[a, b]) - foot).length_squared();
+            if miss < pick.0 {
+                pick = (miss, i);
+            }
+        }
+    }
+    let i = pick.1;
     let (a, b) = (poly[i], poly[(i + 1) % n]);
     let bc = solve_segment(a.w, b.w);
     let witness_a = bc.combine(&[a.a, b.a]);

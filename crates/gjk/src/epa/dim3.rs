@@ -164,16 +164,31 @@ pub fn expand<V: Vector3>(
         upper = upper.min(best.n.dot(w.w));
         let scale = scale.max(w.w.max_abs());
         let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * scale;
-        if upper - best.d <= rel_tol * best.d.abs() + noise || poly.contains(w.w) {
-            break Status::Converged;
+        let met = upper - best.d <= rel_tol * best.d.abs() + noise;
+        if met || poly.contains(w.w) {
+            // A repeated vertex with the bounds still apart is as far as this precision goes: say so.
+            let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale;
+            break if met || upper - best.d <= rounding { Status::Converged } else { Status::Stalled };
         }
         if !poly.expand(w, eps) {
             break if poly.nv == MAX_VERTS { Status::MaxIterations } else { Status::Stalled };
         }
     };
     let best = poly.faces[poly.nearest_face()];
-    let face = best.idx.map(|i| poly.verts[i as usize]);
-    let bc = closest_to_origin(&face.map(|v| v.w));
+    // A facet of A − B may be split into coplanar triangles whose distances tie to rounding; the witnesses come
+    // from the one that holds the origin's projection (the others would give a vertex or an edge of theirs).
+    let foot = best.n * best.d;
+    let tie = V::Real::from_f64(64.0) * V::Real::EPSILON * scale.max(best.d.abs());
+    let mut pick = (V::Real::INFINITY, [DiffVertex::default(); 3], crate::simplex::Barycentric::vertex(0));
+    for f in poly.faces[..poly.nf].iter().filter(|f| f.d - best.d <= tie) {
+        let face = f.idx.map(|i| poly.verts[i as usize]);
+        let bc = closest_to_origin(&face.map(|v| v.w));
+        let miss = (bc.combine(&face.map(|v| v.w)) - foot).length_squared();
+        if miss < pick.0 {
+            pick = (miss, face, bc);
+        }
+    }
+    let (_, face, bc) = pick;
     let witness_a = bc.combine(&face.map(|v| v.a));
     let witness_b = bc.combine(&face.map(|v| v.b));
     let error_bound = (upper - best.d).max(V::Real::ZERO);
@@ -213,7 +228,7 @@ fn blow_up<V: Vector3>(
             Some(p) => {
                 poly.push_vertex(p);
             }
-            None => return Err(Flat { normal: d1, witness: poly.verts[0] }),
+            None => return Err(flat_with_normal(&poly.verts[..2], d1)),
         }
     }
     if poly.nv == 3 {

@@ -112,7 +112,10 @@ where
     let params = Params::new(options, V::Real::ZERO, None);
     let start = initial_simplex(&mut pair, &[]);
     let core = run(&mut pair, start, &params, observer, pose_a);
-    let local = if core.outcome == Outcome::Intersecting {
+    // A run that stalled without its lower bound proving a gap may be overlapping shapes thinner than rounding can
+    // resolve by GJK alone (a 1e-9 slab against itself): EPA decides.
+    let unproven = core.outcome != Outcome::Intersecting && core.lower <= core.touch;
+    let local = if core.outcome == Outcome::Intersecting || (unproven && core.status != Status::Converged) {
         cores_overlap(&mut pair, core.simplex.vertices(), options, ra, rb, core.iterations, core.status)
     } else {
         // Cores apart: the signed distance is the core distance minus the radii, exactly.
@@ -166,11 +169,19 @@ where
                 (n, V::Real::ZERO, flat.witness.a, flat.witness.b, 0, Status::Converged, V::Real::ZERO)
             }
         };
+    // EPA's depth is at least zero when the origin is inside its polytope; a negative one (shapes overlapping by
+    // less than rounding) is reported as touching, with the two witnesses met in the middle.
+    let (depth, wa, wb) = if depth < V::Real::ZERO {
+        let mid = (wa + wb) * V::Real::HALF;
+        (V::Real::ZERO, mid, mid)
+    } else {
+        (depth, wa, wb)
+    };
     let depth = depth + ra + rb;
     Penetration {
         intersecting: true,
         distance: -depth,
-        depth: depth.max(V::Real::ZERO),
+        depth,
         normal,
         point_a: wa + normal * ra,
         point_b: wb - normal * rb,
