@@ -2,9 +2,10 @@ use super::hull::{hull2, hull3, HullKind};
 use super::{check_point, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
-/// Vertex count from which [`ConvexPolytope`] finds its support point by hill-climbing over the vertex graph
-/// instead of scanning every vertex. Below it the scan's tight loop wins; the crossover is set from the support
-/// benchmark (`cargo bench -p gjk-bench -- support`).
+/// Vertex count from which a 3D [`ConvexPolytope`] finds its support point by hill-climbing over the vertex graph
+/// instead of scanning every vertex. Measured (bench/RESULTS.md, whole distance queries): break-even at 24
+/// vertices, climbing ahead from 32. Polygons (2D) always scan: a polygon's graph is a cycle, so climbing walks one
+/// vertex per step and measured 1.1–1.6× slower than the scan at every size from 8 to 2048.
 pub const HILL_CLIMB_MIN_VERTICES: usize = 32;
 
 /// A convex polygon (2D) or polyhedron (3D): the convex hull of a point cloud.
@@ -190,7 +191,7 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
     #[inline]
     fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
         // Hill-climbing needs the vertex graph; a hull without one (never expected) is scanned.
-        let i = if self.vertices.len() >= HILL_CLIMB_MIN_VERTICES && !self.adjacency.is_empty() {
+        let i = if V::DIM == 3 && self.vertices.len() >= HILL_CLIMB_MIN_VERTICES && !self.adjacency.is_empty() {
             let start = (*hint as usize).min(self.vertices.len() - 1);
             self.climb(dir, start)
         } else {

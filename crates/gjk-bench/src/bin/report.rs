@@ -1,0 +1,779 @@
+//! `cargo run --release -p gjk-bench --bin report [-- OPTIONS]`: measures every benchmark cell with a simple timing
+//! loop (median of batches, contenders interleaved) and writes `bench/RESULTS.md`.
+//!
+//! Options: `--out PATH` (default: `bench/RESULTS.md` of the workspace), `--filter TEXT` (only cells whose id
+//! contains TEXT), `--batches N` (default 15), `--batch-ms MS` (default 6), `--pairs N` (default 64),
+//! `--skip-batch`, `--skip-support`.
+//!
+//! `--profile ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]` measures nothing and writes nothing: it runs
+//! one contender of the cell with that exact id (`3D-f64/sphere/separated/intersection`) N times (default 10,000),
+//! for `perf stat` or `valgrind --tool=callgrind` to see where the time goes.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use gjk::math::{DVec2, DVec3, Vec3};
+use gjk::shape::HILL_CLIMB_MIN_VERTICES;
+use gjk_bench::batch::{self, BatchResult};
+use gjk_bench::cells::{all_cells, Cell, Query, Who, QUERIES};
+use gjk_bench::support::{self, QueryRow, Row};
+use gjk_bench::timing::{interleaved, Plan, Timing};
+use gjk_bench::workload::{self, Check, Kind, Regime, Rejected, KINDS_2D, KINDS_3D, PAIRS, REGIMES};
+
+/// A rejected draw without its poses (2D and 3D alike): wanted, ours, our status, parry's.
+struct RejectedDraw(f64, f64, &'static str, Option<f64>);
+
+fn draws<M: gjk::math::Vector>(r: &[Rejected<M>]) -> Vec<RejectedDraw> {
+    r.iter().map(|r| RejectedDraw(r.wanted, r.ours, r.status.as_str(), r.parry)).collect()
+}
+
+struct Options {
+    out: PathBuf,
+    filter: Option<String>,
+    plan: Plan,
+    pairs: usize,
+    batch: bool,
+    support: bool,
+    profile: Option<(String, String, u64)>,
+}
+
+fn options() -> Result<Options, String> {
+    let mut o = Options {
+        out: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../bench/RESULTS.md"),
+        filter: None,
+        plan: Plan::default(),
+        pairs: PAIRS,
+        batch: true,
+        support: true,
+        profile: None,
+    };
+    let (mut who, mut calls) = ("ours".to_string(), 10_000u64);
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--out" => o.out = PathBuf::from(value()?),
+            "--filter" => o.filter = Some(value()?),
+            "--batches" => o.plan.batches = value()?.parse().map_err(|e| format!("--batches: {e}"))?,
+            "--batch-ms" => {
+                let ms: f64 = value()?.parse().map_err(|e| format!("--batch-ms: {e}"))?;
+                o.plan.batch = Duration::from_secs_f64(ms / 1e3);
+            }
+            "--pairs" => o.pairs = value()?.parse().map_err(|e| format!("--pairs: {e}"))?,
+            "--skip-batch" => o.batch = false,
+            "--skip-support" => o.support = false,
+            "--profile" => o.profile = Some((value()?, String::new(), 0)),
+            "--who" => who = value()?,
+            "--calls" => calls = value()?.parse().map_err(|e| format!("--calls: {e}"))?,
+            "-h" | "--help" => {
+                println!(
+                    "report [--out PATH] [--filter TEXT] [--batches N] [--batch-ms MS] [--pairs N] [--skip-batch] \
+                     [--skip-support]\n       report --profile CELL-ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]"
+                );
+                std::process::exit(0);
+            }
+            _ => return Err(format!("unknown argument {a} (try --help)")),
+        }
+    }
+    if let Some(p) = &mut o.profile {
+        p.1 = who;
+        p.2 = calls;
+    }
+    Ok(o)
+}
+
+/// What one cell measured.
+struct Measured {
+    space: &'static str,
+    kind: Kind,
+    regime: Regime,
+    query: Query,
+    iterations: f64,
+    times: BTreeMap<Who, Timing>,
+}
+
+impl Measured {
+    fn ns(&self, who: Who) -> Option<f64> {
+        self.times.get(&who).map(|t| t.median_ns)
+    }
+    fn ratio(&self, who: Who) -> Option<f64> {
+        Some(self.ns(Who::Ours)? / self.ns(who)?)
+    }
+    fn id(&self) -> String {
+        format!("{} {} {} {}", self.space, self.kind.name(), self.regime.name(), self.query.name())
+    }
+}
+
+fn measure_cells(cells: Vec<Cell>, plan: &Plan) -> Vec<Measured> {
+    let n = cells.len();
+    cells
+        .into_iter()
+        .enumerate()
+        .map(|(i, mut cell)| {
+            let mut runs: Vec<&mut dyn FnMut()> = cell.contenders.iter_mut().map(|c| &mut *c.run as _).collect();
+            let t = interleaved(&mut runs, cell.pairs, plan);
+            let times: BTreeMap<Who, Timing> = cell.contenders.iter().map(|c| c.who).zip(t).collect();
+            let m = Measured {
+                space: cell.space,
+                kind: cell.kind,
+                regime: cell.regime,
+                query: cell.query,
+                iterations: cell.iterations,
+                times,
+            };
+            eprintln!(
+                "[{:>3}/{n}] {:<48} ours {:>9.1} ns  parry {:>9} ns  ratio {}",
+                i + 1,
+                m.id(),
+                m.ns(Who::Ours).unwrap_or(f64::NAN),
+                m.ns(Who::Parry).map_or("-".into(), |x| format!("{x:.1}")),
+                m.ratio(Who::Parry).map_or("-".into(), |x| format!("{x:.3}"))
+            );
+            m
+        })
+        .collect()
+}
+
+/// A performance target (ours ÷ the other library's time at most `limit` in every cell it covers).
+struct Target {
+    name: &'static str,
+    limit: f64,
+    against: Who,
+    covers: fn(&Measured) -> bool,
+}
+
+fn targets() -> Vec<Target> {
+    use Kind::*;
+    vec![
+        Target {
+            name: "hull2048 distance, nearly touching ≤ 0.07",
+            limit: 0.07,
+            against: Who::Parry,
+            covers: |m| m.kind == Hull(2048) && m.query == Query::Distance && m.regime == Regime::Touching,
+        },
+        Target {
+            name: "hull2048 contact ≤ 0.12 (every regime)",
+            limit: 0.12,
+            against: Who::Parry,
+            covers: |m| m.kind == Hull(2048) && m.query == Query::Contact,
+        },
+        Target {
+            name: "hull256 ≤ 0.3 (distance and contact)",
+            limit: 0.3,
+            against: Who::Parry,
+            covers: |m| m.kind == Hull(256) && m.query != Query::Intersect,
+        },
+        Target {
+            name: "hull32 ≤ 0.8 (distance and contact)",
+            limit: 0.8,
+            against: Who::Parry,
+            covers: |m| m.kind == Hull(32) && m.query != Query::Intersect,
+        },
+        Target {
+            name: "capsule ≤ 0.05 nearly touching (distance and contact)",
+            limit: 0.05,
+            against: Who::Parry,
+            covers: |m| m.kind == Capsule && m.regime == Regime::Touching && m.query != Query::Intersect,
+        },
+        Target {
+            name: "cylinder ≤ 0.5 (distance and contact)",
+            limit: 0.5,
+            against: Who::Parry,
+            covers: |m| m.kind == Cylinder && m.query != Query::Intersect,
+        },
+        Target {
+            name: "box ≤ 0.8 (distance and contact)",
+            limit: 0.8,
+            against: Who::Parry,
+            covers: |m| m.kind == Box && m.query != Query::Intersect,
+        },
+        Target {
+            name: "sphere ≤ 1.5 (distance and contact)",
+            limit: 1.5,
+            against: Who::Parry,
+            covers: |m| m.kind == Sphere && m.query != Query::Intersect,
+        },
+        Target {
+            name: "boolean intersection ≤ 1.0 vs parry (every cell)",
+            limit: 1.0,
+            against: Who::Parry,
+            covers: |m| m.query == Query::Intersect,
+        },
+        Target {
+            name: "boolean intersection not slower than libccd MPR",
+            limit: 1.0,
+            against: Who::CcdMpr,
+            covers: |m| m.query == Query::Intersect,
+        },
+    ]
+}
+
+struct Machine {
+    nproc: usize,
+    cpu: String,
+    rustc: &'static str,
+    date: String,
+    load_before: String,
+    load_after: String,
+}
+
+fn cpu_model() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    info.lines()
+        .find_map(|l| l.strip_prefix("model name").map(|r| r.trim_start_matches([' ', '\t', ':']).to_string()))
+        .unwrap_or_else(|| "unknown".into())
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
+}
+
+/// UTC date and time now, `YYYY-MM-DD HH:MM UTC` (civil-from-days, no dependency).
+fn now_utc() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+}
+
+/// libccd's contact queries stop at 'no contact' for pairs that do not overlap: only its intersection cells and its
+/// contact cells of penetrating pairs do the same work as ours.
+fn comparable_with_ccd(m: &Measured) -> bool {
+    m.query == Query::Intersect || m.regime == Regime::Penetrating
+}
+
+fn fmt_ns(x: Option<f64>) -> String {
+    match x {
+        None => "–".into(),
+        Some(x) if x >= 10_000.0 => format!("{:.1} µs", x / 1e3),
+        Some(x) if x >= 100.0 => format!("{x:.0}"),
+        Some(x) => format!("{x:.1}"),
+    }
+}
+
+fn fmt_ratio(x: Option<f64>) -> String {
+    match x {
+        None => "–".into(),
+        Some(x) if x < 0.1 => format!("{x:.3}"),
+        Some(x) => format!("{x:.2}"),
+    }
+}
+
+fn regime_query_columns() -> Vec<(Regime, Query)> {
+    REGIMES.iter().flat_map(|&r| QUERIES.iter().map(move |&q| (r, q))).collect()
+}
+
+fn short(r: Regime) -> &'static str {
+    match r {
+        Regime::Separated => "sep",
+        Regime::Touching => "touch",
+        Regime::Penetrating => "pen",
+    }
+}
+
+fn short_q(q: Query) -> &'static str {
+    match q {
+        Query::Intersect => "int",
+        Query::Distance => "dist",
+        Query::Contact => "cont",
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn write_report(
+    o: &Options,
+    machine: &Machine,
+    results: &[Measured],
+    checks: &[(&'static str, Kind, Regime, Check, Vec<RejectedDraw>)],
+    batch: Option<&BatchResult>,
+    support: &[(&'static str, Vec<Row>)],
+    in_query: &[(&'static str, Vec<QueryRow>)],
+    elapsed: Duration,
+) -> String {
+    let mut s = String::new();
+    let w = &mut s;
+    let _ = writeln!(w, "# Benchmark results: gjk vs parry and libccd\n");
+    let _ = writeln!(
+        w,
+        "Written by `cargo run --release -p gjk-bench --bin report` ({:.0} s){}. Do not edit by hand: re-run the \
+         command.\n",
+        elapsed.as_secs_f64(),
+        o.filter.as_ref().map_or(String::new(), |f| format!(", **partial run: only cells matching `{f}`**"))
+    );
+    let _ = writeln!(w, "## Machine\n");
+    let _ = writeln!(w, "| | |\n| --- | --- |");
+    let _ = writeln!(w, "| nproc | {} |", machine.nproc);
+    let _ = writeln!(w, "| CPU | {} |", machine.cpu);
+    let _ = writeln!(w, "| rustc | {} |", machine.rustc);
+    let _ = writeln!(w, "| date | {} |", machine.date);
+    let _ = writeln!(
+        w,
+        "| load average (1, 5, 15 min) before / after | {} / {} |",
+        machine.load_before, machine.load_after
+    );
+    let _ = writeln!(w, "| libccd | {} |", gjk_bench::ccd::status());
+    let _ = writeln!(
+        w,
+        "\n**Noise.** This machine has {} cores shared with other builds (see the load average for how busy it was): \
+         single cells can be off by 10–30 % between runs, more for the fastest cells (tens of ns), and the \
+         batch speed-up depends on the second core being free. Contenders of a cell are timed in interleaved \
+         batches, so a slow phase hits all of them alike and the *ratios* are steadier than the absolute times. \
+         Re-run the command on a quiet machine for publishable figures.\n",
+        machine.nproc
+    );
+
+    let _ = writeln!(w, "## Method\n");
+    let _ = writeln!(
+        w,
+        "- **Pairs**: two shapes of one family, about unit size: sphere r = 1; box half-extents (0.9, 0.6, 0.4); \
+         capsule half-height 0.5, r 0.5; cylinder half-height 0.6, r 0.6; convex hulls of 32, 256 and 2048 random \
+         points on the unit sphere (A and B different clouds); 2D: convex polygons of 8 and 64 random points on the \
+         unit circle. Each cell iterates over the same {} configurations (random rotations, random positions) per \
+         call, so its median is over varied inputs.\n\
+         - **Regimes** (seed fixed): *separated* gap 0.5–1.5; *nearly touching* gap 1e-4–1e-3; *penetrating* depth \
+         0.05–0.3. B is placed along a random direction by bisection on our f64 signed distance, then measured by \
+         parry as a check (table at the end).\n\
+         - **Queries**: *intersection* — ours `gjk::intersects`, parry `query::intersection_test`, libccd \
+         `ccdGJKIntersect` and `ccdMPRIntersect`; *distance* with closest points — ours `gjk::distance`, parry \
+         `query::closest_points` (no distance limit); *contact* — ours `gjk::penetration` (signed distance, normal, \
+         points), parry `query::contact` with prediction {} (larger than every gap, so parry too computes every \
+         configuration), libccd `ccdGJKPenetration` (GJK + EPA) and `ccdMPRPenetration` (these two only answer \
+         overlapping pairs: for separated pairs they stop at 'no contact').\n\
+         - **Precisions**: f32 cells run our `Vec3`/`Vec2` against parry3d/parry2d, f64 cells our `DVec3`/`DVec2` \
+         against parry3d-f64/parry2d-f64, from the same rounded numbers. libccd (double) appears in 3D f64 only; it \
+         is given our shapes' support functions (hill-climbing hint reset per query, as ours), so its columns compare \
+         algorithms.\n\
+         - **Timing**: per cell, every contender is calibrated to batches of ~{:.0} ms, then {} batches of each are \
+         run in turn; the figure is the median batch divided by the queries in it (ns per query). `iters` is our \
+         mean GJK (+ EPA) iterations per query.\n\
+         - **Reproduce**: `cargo run --release -p gjk-bench --bin report` (this file), `cargo bench -p gjk-bench \
+         [-- REGEX]` (criterion, same cells; ids like `3D-f64/hull256/penetrating/contact/ours`). Where a cell's time \
+         goes: `valgrind --tool=callgrind --toggle-collect='*profiled_calls*' target/release/report --profile \
+         3D-f64/hull2048/nearly-touching/distance --calls 20`, then `callgrind_annotate`.\n",
+        o.pairs,
+        workload::CONTACT_PREDICTION,
+        o.plan.batch.as_secs_f64() * 1e3,
+        o.plan.batches
+    );
+
+    // Summary matrix.
+    let _ = writeln!(w, "## Summary: ours ÷ parry (median time ratio; below 1 we are faster)\n");
+    let cols = regime_query_columns();
+    for space in ["3D f32", "3D f64", "2D f32", "2D f64"] {
+        let rows: Vec<&Measured> = results.iter().filter(|m| m.space == space).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(w, "**{space}**\n");
+        let _ = write!(w, "| pair |");
+        for (r, q) in &cols {
+            let _ = write!(w, " {} {} |", short(*r), short_q(*q));
+        }
+        let _ = write!(w, "\n| --- |");
+        for _ in &cols {
+            let _ = write!(w, " ---: |");
+        }
+        let _ = writeln!(w);
+        let mut kinds: Vec<Kind> = rows.iter().map(|m| m.kind).collect();
+        kinds.dedup();
+        for k in kinds {
+            let _ = write!(w, "| {} |", k.name());
+            for (r, q) in &cols {
+                let m = rows.iter().find(|m| m.kind == k && m.regime == *r && m.query == *q);
+                let _ = write!(w, " {} |", fmt_ratio(m.and_then(|m| m.ratio(Who::Parry))));
+            }
+            let _ = writeln!(w);
+        }
+        let _ = writeln!(w);
+    }
+    let _ = writeln!(
+        w,
+        "Columns: sep = separated, touch = nearly touching, pen = penetrating; int = intersection, dist = distance, \
+         cont = contact.\n"
+    );
+
+    // Targets.
+    let _ = writeln!(w, "## Targets\n");
+    let _ = writeln!(
+        w,
+        "| target | cells | met | worst ratio | worst cell | verdict |\n| --- | ---: | ---: | ---: | --- | --- |"
+    );
+    for t in targets() {
+        let covered: Vec<(&Measured, f64)> =
+            results.iter().filter(|m| (t.covers)(m)).filter_map(|m| Some((m, m.ratio(t.against)?))).collect();
+        if covered.is_empty() {
+            let _ = writeln!(w, "| {} | 0 | – | – | – | not measured |", t.name);
+            continue;
+        }
+        let met = covered.iter().filter(|(_, r)| *r <= t.limit).count();
+        let (worst, ratio) = covered.iter().copied().max_by(|a, b| a.1.total_cmp(&b.1)).expect("non-empty");
+        let verdict = if met == covered.len() { "**met**" } else { "**missed**" };
+        let _ = writeln!(
+            w,
+            "| {} | {} | {} | {} | {} | {} |",
+            t.name,
+            covered.len(),
+            met,
+            fmt_ratio(Some(ratio)),
+            worst.id(),
+            verdict
+        );
+    }
+    if let Some(b) = batch {
+        // A busy machine caps any speed-up: with a control below 1.6× the target cannot be judged.
+        let verdict = if b.speedup() >= 1.8 {
+            "**met**".to_string()
+        } else if b.control_speedup < 1.6 {
+            format!("**undetermined**: the machine allowed {:.2}× at the time", b.control_speedup)
+        } else {
+            "**missed**".to_string()
+        };
+        let _ = writeln!(
+            w,
+            "| batch `distances` speed-up ≥ 1.8× on {} threads | 1 | – | {:.2}× | batch (control loop: {:.2}×) | {} |",
+            b.threads,
+            b.speedup(),
+            b.control_speedup,
+            verdict
+        );
+    }
+    let _ = writeln!(w);
+
+    // Full tables.
+    let _ = writeln!(w, "## Every cell\n");
+    let _ = writeln!(w, "Times are median ns per query (µs where marked).\n");
+    for space in ["3D f32", "3D f64", "2D f32", "2D f64"] {
+        let rows: Vec<&Measured> = results.iter().filter(|m| m.space == space).collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let ccd = rows.iter().any(|m| m.times.contains_key(&Who::CcdMpr));
+        let parry = match space {
+            "3D f32" => "parry3d",
+            "3D f64" => "parry3d-f64",
+            "2D f32" => "parry2d",
+            _ => "parry2d-f64",
+        };
+        let _ = writeln!(w, "### {space} (vs {parry})\n");
+        if ccd {
+            let _ = writeln!(
+                w,
+                "libccd's contact columns for separated and nearly touching pairs time its 'no contact' answer \
+                 (`ccdGJKPenetration` and `ccdMPRPenetration` compute no distance), so ours/MPR is left out there.\n"
+            );
+        }
+        if ccd {
+            let _ = writeln!(
+                w,
+                "| pair | regime | query | ours | parry | ours/parry | libccd GJK | libccd MPR | ours/MPR | iters |\n\
+                 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+            );
+        } else {
+            let _ = writeln!(
+                w,
+                "| pair | regime | query | ours | parry | ours/parry | iters |\n| --- | --- | --- | ---: | ---: | ---: | ---: |"
+            );
+        }
+        for m in rows {
+            let _ = write!(
+                w,
+                "| {} | {} | {} | {} | {} | {} |",
+                m.kind.name(),
+                m.regime.name(),
+                m.query.name(),
+                fmt_ns(m.ns(Who::Ours)),
+                fmt_ns(m.ns(Who::Parry)),
+                fmt_ratio(m.ratio(Who::Parry))
+            );
+            if ccd {
+                let _ = write!(
+                    w,
+                    " {} | {} | {} |",
+                    fmt_ns(m.ns(Who::CcdGjk)),
+                    fmt_ns(m.ns(Who::CcdMpr)),
+                    // libccd's penetration answers only overlapping pairs: elsewhere it is no comparison.
+                    fmt_ratio(m.ratio(Who::CcdMpr).filter(|_| comparable_with_ccd(m)))
+                );
+            }
+            let _ = writeln!(w, " {:.1} |", m.iterations);
+        }
+        let _ = writeln!(w);
+    }
+
+    // Batch.
+    if let Some(b) = batch {
+        let _ = writeln!(w, "## Batch throughput\n");
+        let _ = writeln!(
+            w,
+            "`gjk::batch::distances` over {} 3D f64 pairs (every family and regime of the workload, repeated), on a \
+             one-thread rayon pool (`ThreadPoolBuilder::new().num_threads(1)`) and on a pool of {} threads.\n",
+            b.pairs, b.threads
+        );
+        let _ = writeln!(w, "| threads | ns per pair |\n| ---: | ---: |");
+        let _ = writeln!(w, "| 1 | {:.1} |", b.one_ns);
+        let _ = writeln!(w, "| {} | {:.1} |", b.threads, b.all_ns);
+        let _ = writeln!(
+            w,
+            "\nSpeed-up: **{:.2}×** on {} threads. Control: a pure-arithmetic loop split the same way on the same two \
+             pools, timed in the same interleaved batches, sped up {:.2}× — the parallelism the machine actually \
+             gave at that moment (about {} on an idle machine; near 1 when other work holds the second core).\n",
+            b.speedup(),
+            b.threads,
+            b.control_speedup,
+            b.threads
+        );
+    }
+
+    // Support crossover.
+    if !support.is_empty() {
+        let _ = writeln!(w, "## Support function: hill-climbing vs scan\n");
+        let _ = writeln!(
+            w,
+            "Hulls of N random points on the unit sphere (2D: unit circle; every point is a vertex). \
+             `ConvexPolytope::support` (scan of every vertex) against the hill-climb from the previous answer as the \
+             hint: a replica of the library's walk through the public API at every count (the library climbs only \
+             from `HILL_CLIMB_MIN_VERTICES` = {HILL_CLIMB_MIN_VERTICES} vertices on, scanning below, so under it \
+             its `support_hinted` is the scan), and the library's `support_hinted` itself. *Warm*: each direction \
+             0.1 rad from the previous one; *random*: independent directions. ns per call.\n"
+        );
+        let _ = writeln!(w, "| space | crossover, warm hint | crossover, random directions |\n| --- | ---: | ---: |");
+        for (space, rows) in support {
+            let show = |c: Option<usize>| c.map_or("never (≤ 2048)".to_string(), |n| format!("{n} vertices"));
+            let _ = writeln!(
+                w,
+                "| {space} | {} | {} |",
+                show(support::crossover_count(rows, true)),
+                show(support::crossover_count(rows, false))
+            );
+        }
+        for (space, rows) in in_query {
+            let show = |c: Option<usize>| c.map_or("never (≤ 2048)".to_string(), |n| format!("{n} vertices"));
+            let _ =
+                writeln!(w, "| {space}, inside `gjk::distance` | {} | |", show(support::query_crossover_count(rows)));
+        }
+        let _ = writeln!(
+            w,
+            "\nCrossover: the smallest count from which the climb beats the scan at that count and every larger \
+             one. *Inside `gjk::distance`*: whole queries on hull pairs of that count (configurations of all three \
+             regimes), with wrappers that always scan or always climb (the hint is kept across a query's \
+             iterations and starts at vertex 0, as in the library): this is the figure to set \
+             `HILL_CLIMB_MIN_VERTICES` from. It is one constant for 2D and 3D.\n"
+        );
+        for (space, rows) in in_query {
+            let _ = writeln!(w, "### In queries: {space}\n");
+            let _ = writeln!(
+                w,
+                "`gjk::distance` per query (ns) on pairs of hulls of N vertices.\n\n\
+                 | vertices | library (climbs from {HILL_CLIMB_MIN_VERTICES}) | always scan | always climb | climb/scan |\n\
+                 | ---: | ---: | ---: | ---: | ---: |"
+            );
+            for r in rows {
+                let _ = writeln!(
+                    w,
+                    "| {} | {:.0} | {:.0} | {:.0} | {:.2} |",
+                    r.vertices,
+                    r.ns[0],
+                    r.ns[1],
+                    r.ns[2],
+                    r.ns[2] / r.ns[1]
+                );
+            }
+            let _ = writeln!(w);
+        }
+    }
+    for (space, rows) in support {
+        let _ = writeln!(w, "### Support: {space}\n");
+        let _ = writeln!(
+            w,
+            "| vertices | warm scan | warm climb | warm `support_hinted` | climb/scan | random scan | random climb | \
+             climb/scan |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        );
+        for r in rows {
+            let _ = writeln!(
+                w,
+                "| {} | {:.1} | {:.1} | {:.1} | {:.2} | {:.1} | {:.1} | {:.2} |",
+                r.vertices,
+                r.warm[0],
+                r.warm[1],
+                r.warm[2],
+                r.warm[1] / r.warm[0],
+                r.random[0],
+                r.random[1],
+                r.random[1] / r.random[0]
+            );
+        }
+        let _ = writeln!(w);
+    }
+
+    // Workload checks.
+    let _ = writeln!(w, "## Workload check\n");
+    let _ = writeln!(
+        w,
+        "Each configuration's signed distance as placed by the bisection (ours, f64) and as measured by parry (f64, \
+         `contact` with prediction {}). A draw is *rejected* (and redrawn) when the bisection could not reach the \
+         wanted value (our answer jumps there) or parry disagrees by more than {:e} (absolute, plus relative): every \
+         library is then timed on configurations whose answer both agree on. *Stalled* counts the kept \
+         configurations where our query ended `stalled` (no further progress in this precision) with the right \
+         value.\n",
+        workload::CONTACT_PREDICTION,
+        workload::AGREE
+    );
+    let _ = writeln!(
+        w,
+        "| space | pair | regime | configurations | max abs(ours − wanted) | max abs(parry − ours) | stalled | \
+         rejected draws | of which ours not converged |\n| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for (space, kind, regime, c, _) in checks {
+        let _ = writeln!(
+            w,
+            "| {space} | {} | {} | {} | {:.1e} | {:.1e} | {} | {} | {} |",
+            kind.name(),
+            regime.name(),
+            c.pairs,
+            c.ours_off,
+            c.parry_off,
+            c.kept_not_converged,
+            c.rejected,
+            c.rejected_not_converged
+        );
+    }
+    let with_rejections: Vec<_> = checks.iter().filter(|c| !c.4.is_empty()).collect();
+    if !with_rejections.is_empty() {
+        let _ = writeln!(w, "\nRejected draws (first three of each workload; signed distances, negative = depth):\n");
+        for (space, kind, regime, _, rejected) in with_rejections {
+            let examples: Vec<String> = rejected
+                .iter()
+                .take(3)
+                .map(|r| {
+                    format!(
+                        "wanted {:.4}, ours {:.4} ({}), parry {}",
+                        r.0,
+                        r.1,
+                        r.2,
+                        r.3.map_or("no contact".into(), |p| format!("{p:.4}"))
+                    )
+                })
+                .collect();
+            let _ = writeln!(w, "- {space} {} {}: {}", kind.name(), regime.name(), examples.join("; "));
+        }
+    }
+    s
+}
+
+/// The profiled loop, on its own for callgrind's `--toggle-collect=*profiled_calls*`.
+#[inline(never)]
+fn profiled_calls(run: &mut dyn FnMut(), calls: u64) {
+    for _ in 0..calls {
+        run();
+    }
+}
+
+/// `--profile`: runs one contender of one cell, untimed.
+fn profile(o: &Options, id: &str, who: &str, calls: u64) -> Result<(), String> {
+    // Only the cell's family is generated, so a profile of the whole process is mostly the runner.
+    let family = id.split('/').nth(1).unwrap_or_default();
+    let kinds3: Vec<Kind> = KINDS_3D.into_iter().filter(|k| k.name() == family).collect();
+    let kinds2: Vec<Kind> = KINDS_2D.into_iter().filter(|k| k.name() == family).collect();
+    let w3 = workload::all(&kinds3, o.pairs, workload::workload3);
+    let w2 = workload::all(&kinds2, o.pairs, workload::workload2);
+    let mut cell = all_cells(&w3, &w2).into_iter().find(|c| c.id() == id).ok_or_else(|| format!("no cell {id}"))?;
+    let con = cell.contenders.iter_mut().find(|c| c.who.name() == who).ok_or_else(|| format!("no {who} in {id}"))?;
+    let start = Instant::now();
+    profiled_calls(&mut con.run, calls);
+    let ns = start.elapsed().as_secs_f64() * 1e9 / (calls as f64 * cell.pairs as f64);
+    eprintln!("{id} {who}: {calls} calls of {} queries, {ns:.1} ns per query", cell.pairs);
+    Ok(())
+}
+
+fn main() -> Result<(), String> {
+    let o = options()?;
+    if let Some((id, who, calls)) = &o.profile {
+        return profile(&o, id, who, *calls);
+    }
+    let start = Instant::now();
+    let load_before = load_average();
+    let keep = |id: &str| o.filter.as_ref().is_none_or(|f| id.contains(f.as_str()));
+
+    eprintln!("generating the workload ({} configurations per pair and regime)…", o.pairs);
+    let w3 = workload::all(&KINDS_3D, o.pairs, workload::workload3);
+    let w2 = workload::all(&KINDS_2D, o.pairs, workload::workload2);
+    let mut checks = Vec::new();
+    for w in &w3 {
+        checks.push(("3D", w.kind, w.regime, w.check(), draws(&w.rejected)));
+    }
+    for w in &w2 {
+        checks.push(("2D", w.kind, w.regime, w.check(), draws(&w.rejected)));
+    }
+
+    eprintln!("building the cells ({})…", gjk_bench::ccd::status());
+    let cells: Vec<Cell> = all_cells(&w3, &w2).into_iter().filter(|c| keep(&c.id())).collect();
+    let results = measure_cells(cells, &o.plan);
+
+    let batch = if o.batch {
+        eprintln!("batch throughput…");
+        let b = batch::measure(&w3, 3, &o.plan)?;
+        eprintln!(
+            "  1 thread {:.1} ns/pair, {} threads {:.1} ns/pair: {:.2}× (control {:.2}×)",
+            b.one_ns,
+            b.threads,
+            b.all_ns,
+            b.speedup(),
+            b.control_speedup
+        );
+        Some(b)
+    } else {
+        None
+    };
+
+    let mut support_rows = Vec::new();
+    let mut in_query_rows = Vec::new();
+    if o.support {
+        eprintln!("support crossover…");
+        let plan = Plan { batches: o.plan.batches, batch: o.plan.batch / 2 };
+        support_rows.push(("3D f64, `DVec3`", support::crossover::<DVec3>(&support::COUNTS, &plan)));
+        support_rows.push(("3D f32, `Vec3`", support::crossover::<Vec3>(&support::COUNTS, &plan)));
+        support_rows.push(("2D f64, `DVec2`", support::crossover::<DVec2>(&support::COUNTS, &plan)));
+        in_query_rows.push(("3D f64", support::query_crossover::<DVec3>(&support::COUNTS, 32, &plan)));
+        in_query_rows.push(("2D f64", support::query_crossover::<DVec2>(&support::COUNTS, 32, &plan)));
+        for (space, rows) in &in_query_rows {
+            eprintln!("  {space} in queries: crossover {:?}", support::query_crossover_count(rows));
+        }
+        for (space, rows) in &support_rows {
+            eprintln!(
+                "  {space}: crossover warm {:?}, random {:?}",
+                support::crossover_count(rows, true),
+                support::crossover_count(rows, false)
+            );
+        }
+    }
+
+    let machine = Machine {
+        nproc: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        cpu: cpu_model(),
+        rustc: env!("GJK_BENCH_RUSTC"),
+        date: now_utc(),
+        load_before,
+        load_after: load_average(),
+    };
+    let text =
+        write_report(&o, &machine, &results, &checks, batch.as_ref(), &support_rows, &in_query_rows, start.elapsed());
+    if let Some(dir) = o.out.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(&o.out, text).map_err(|e| format!("{}: {e}", o.out.display()))?;
+    let shown = std::fs::canonicalize(&o.out).unwrap_or_else(|_| o.out.clone());
+    eprintln!("wrote {} in {:.0} s", shown.display(), start.elapsed().as_secs_f64());
+    Ok(())
+}
