@@ -100,7 +100,9 @@ impl<V: Vector3> Polytope<V> {
         let mut fresh = [None; MAX_HORIZON];
         for (slot, &(a, b)) in fresh.iter_mut().zip(&horizon[..nh]) {
             *slot = self.face(a as usize, b as usize, wi);
-            if slot.is_none() {
+            // Every face must keep the origin behind it; one that does not means rounding broke the horizon
+            // (nearly coplanar points, as on a cylinder's cap): keep the polytope as it was.
+            if slot.is_none_or(|f| f.d < -eps) {
                 return false;
             }
         }
