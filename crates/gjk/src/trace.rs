@@ -57,12 +57,16 @@ impl<V: Vector> Step<V> {
 
 /// Receives each step of a query.
 pub trait Observer<V: Vector> {
+    /// False for an observer that ignores everything: the queries then skip building the step records at
+    /// compile time (they are not free to build: points are rotated into the world).
+    const ENABLED: bool = true;
     /// Called once per step, in order.
     fn step(&mut self, step: &Step<V>);
 }
 
 /// The observer that ignores everything: zero cost.
 impl<V: Vector> Observer<V> for () {
+    const ENABLED: bool = false;
     #[inline(always)]
     fn step(&mut self, _step: &Step<V>) {}
 }

@@ -137,7 +137,9 @@ where
             lower = lower.max(vw / vlen);
         }
         let report = |observer: &mut O, s: &Simplex<V>, closest: V, decision| {
-            observer.step(&world_step(to_world, iterations, &w, s, closest, decision));
+            if O::ENABLED {
+                observer.step(&world_step(to_world, iterations, &w, s, closest, decision));
+            }
         };
         if params.stop_above.is_some_and(|above| lower > above) {
             report(observer, &simplex, v, Decision::Separated);
