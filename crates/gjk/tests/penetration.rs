@@ -1676,7 +1676,6 @@ fn config(cases: u32, seed: u64) -> Config {
 enum Degen {
     /// A cloud: its hull may be a point, a segment, a polygon, a needle, a 1e-9 slab or a solid; rounded by the
     /// radius when it is positive.
-    #[allow(dead_code)] // the kind's name is read through Debug, in failure messages
     Cloud(&'static str, Vec<DVec3>, f64),
     Cuboid(DVec3),
     Ball(f64),
@@ -1688,8 +1687,15 @@ enum Degen {
 impl Degen {
     fn shape(&self) -> Arc<dyn SupportMap<DVec3>> {
         match self {
-            Degen::Cloud(_, p, r) if *r > 0.0 => Arc::new(Rounded::new(ConvexPolytope::new(p).unwrap(), *r).unwrap()),
-            Degen::Cloud(_, p, _) => Arc::new(ConvexPolytope::new(p).unwrap()),
+            Degen::Cloud(kind, p, r) => {
+                // Every cloud here is finite and non-empty: a construction error names the kind of cloud.
+                let hull = ConvexPolytope::new(p).unwrap_or_else(|e| panic!("{kind} cloud: {e}"));
+                if *r > 0.0 {
+                    Arc::new(Rounded::new(hull, *r).unwrap())
+                } else {
+                    Arc::new(hull)
+                }
+            }
             Degen::Cuboid(h) => Arc::new(Cuboid::new(*h).unwrap()),
             Degen::Ball(r) => Arc::new(Ball::new(*r).unwrap()),
             Degen::Capsule(hh, r) => Arc::new(Capsule::new(*hh, *r).unwrap()),
@@ -2016,7 +2022,6 @@ fn thin_slabs_and_needles_overlapping() {
 /// needle rectangles.
 #[derive(Clone, Debug)]
 enum Degen2 {
-    #[allow(dead_code)] // the kind's name is read through Debug, in failure messages
     Cloud(&'static str, Vec<DVec2>),
     Cuboid(DVec2),
 }
@@ -2024,7 +2029,7 @@ enum Degen2 {
 impl Degen2 {
     fn shape(&self) -> Arc<dyn SupportMap<DVec2>> {
         match self {
-            Degen2::Cloud(_, p) => Arc::new(ConvexPolytope::new(p).unwrap()),
+            Degen2::Cloud(kind, p) => Arc::new(ConvexPolytope::new(p).unwrap_or_else(|e| panic!("{kind} cloud: {e}"))),
             Degen2::Cuboid(h) => Arc::new(Cuboid::new(*h).unwrap()),
         }
     }

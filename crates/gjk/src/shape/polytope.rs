@@ -33,6 +33,8 @@ pub struct ConvexPolytope<V> {
     faces: Vec<u32>,
     /// Outward unit normal of each face.
     face_normals: Vec<V>,
+    /// Mean of the vertices, kept so a query's first search direction does not sum every vertex again.
+    centroid: V,
     kind: HullKind,
 }
 
@@ -57,10 +59,12 @@ impl<V: Vector> ConvexPolytope<V> {
             let h = hull3(&coords);
             (h.kind, h.vertices, h.neighbors, h.faces)
         };
-        let vertices = order.iter().map(|&i| points[i]).collect();
+        let vertices: Vec<V> = order.iter().map(|&i| points[i]).collect();
         let (offsets, adjacency) = flatten(&neighbors);
         let (face_offsets, faces) = flatten(&faces);
-        let mut hull = Self { vertices, offsets, adjacency, face_offsets, faces, face_normals: Vec::new(), kind };
+        let centroid = mean(&vertices);
+        let mut hull =
+            Self { vertices, offsets, adjacency, face_offsets, faces, face_normals: Vec::new(), centroid, kind };
         hull.face_normals = hull.faces().map(|f| hull.outward_normal(f)).collect();
         Ok(hull)
     }
@@ -170,6 +174,12 @@ fn cycle_neighbors(i: usize, n: usize) -> Vec<u32> {
     }
 }
 
+/// The mean of a non-empty set of points.
+fn mean<V: Vector>(points: &[V]) -> V {
+    let sum = points.iter().fold(V::zero(), |acc, v| acc + *v);
+    sum * (V::Real::ONE / V::Real::from_f64(points.len() as f64))
+}
+
 /// Compressed-row form of a list of lists.
 fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
     let mut offsets = Vec::with_capacity(lists.len() + 1);
@@ -202,8 +212,7 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
     }
 
     fn center(&self) -> V {
-        let sum = self.vertices.iter().fold(V::zero(), |acc, v| acc + *v);
-        sum * (V::Real::ONE / V::Real::from_f64(self.vertices.len() as f64))
+        self.centroid
     }
 
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
