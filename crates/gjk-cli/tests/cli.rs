@@ -299,3 +299,21 @@ fn adversarial_cases_match_hand_computed_answers() {
     assert_eq!(by_id("cast-touching-slide")["hit"], false);
     close("cast-offset-1e5", "toi", 1.5, 3e-11);
 }
+
+/// Input numbers are read correctly rounded. serde_json's default float parser is fast but may be an ulp off
+/// (1.942890293094024e-16 became 1.9428902930940242e-16), so a query would silently run on other coordinates than
+/// its line writes; the `float_roundtrip` feature reads them exactly. A point's closest point is the point itself,
+/// so the answer echoes the coordinate as it was read.
+#[test]
+fn input_numbers_are_read_exactly() {
+    let line = r#"{"id": 1, "query": "distance", "a": {"type": "point", "at": [1.942890293094024e-16, 0.1]}, "b": {"type": "point", "at": [3, 7]}}"#;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gjk"))
+        .arg("query")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("gjk runs");
+    child.stdin.take().expect("stdin").write_all(line.as_bytes()).expect("write");
+    let out = String::from_utf8(child.wait_with_output().expect("gjk ends").stdout).expect("utf-8");
+    assert!(out.contains(r#""point_a":[1.942890293094024e-16,0.1]"#), "{out}");
+}

@@ -1,5 +1,5 @@
-//! End-to-end tests of `gjk draw`: the textbook picture against its snapshot, one panel per GJK step, the same
-//! answer as `gjk query`, the PNG, and the errors.
+//! End-to-end tests of `gjk draw`: the textbook picture against its snapshot, one panel per GJK step and per EPA
+//! iteration (a long expansion elided in the middle), the same answer as `gjk query`, the PNG, and the errors.
 //!
 //! `UPDATE_SNAPSHOTS=1 cargo test -p gjk-cli --test draw` rewrites tests/snapshots/textbook.svg and the README's
 //! docs/images/textbook.svg and .png from the current code.
@@ -25,6 +25,8 @@ const LINES: &[&str] = &[
     r#"{"id": "overlap", "query": "penetration", "a": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "b": {"type": "box", "half_extents": [0.5, 0.5, 0.5]}, "pose_b": {"translation": [0.2, 0.9, 0.1]}}"#,
     r#"{"id": "touch", "query": "penetration", "a": {"type": "box", "half_extents": [1, 1]}, "b": {"type": "box", "half_extents": [1, 1]}, "pose_b": {"translation": [2, 0.5]}}"#,
     r#"{"id": "p2", "query": "penetration", "a": {"type": "box", "half_extents": [1, 0.6]}, "b": {"type": "capsule", "half_height": 0.5, "radius": 0.3}, "pose_b": {"translation": [1.2, 0.5], "rotation": 0.7}}"#,
+    // A curved core without a radius: EPA needs many iterations (more than the sheet draws).
+    r#"{"id": "long-epa", "query": "penetration", "a": {"type": "ellipse", "radii": [1, 0.6]}, "b": {"type": "box", "half_extents": [0.5, 0.5]}, "pose_b": {"translation": [0.9, 0.3], "rotation": 0.4}}"#,
 ];
 
 fn gjk(args: &[&str], stdin: &str) -> Output {
@@ -61,8 +63,9 @@ fn answer_of(svg: &str) -> String {
     svg[start..end].replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 }
 
-fn step_panels(svg: &str) -> Vec<u32> {
-    svg.match_indices(r#"data-step=""#)
+/// The numbers of the panels of one kind (`step` for GJK, `epa` for EPA), in order.
+fn panels(svg: &str, kind: &str) -> Vec<u32> {
+    svg.match_indices(&format!(r#"data-panel="{kind}" data-step=""#))
         .map(|(i, m)| {
             let rest = &svg[i + m.len()..];
             rest[..rest.find('"').expect("closing quote")].parse().expect("step number")
@@ -129,7 +132,7 @@ fn textbook_shows_the_simplex_growing_to_enclose_the_origin() {
     assert_eq!(answer["intersecting"], true);
     assert_eq!(answer["iterations"], 2);
     assert_eq!(answer["status"], "converged");
-    assert_eq!(step_panels(&svg), [1, 2]);
+    assert_eq!(panels(&svg, "step"), [1, 2]);
     assert!(svg.contains(r#"data-step="1" data-decision="closer""#), "step 1 moves closer");
     assert!(svg.contains(r#"data-step="2" data-decision="intersecting""#), "step 2 encloses the origin");
     // (Captions join coordinates with no-break spaces.)
@@ -154,15 +157,16 @@ fn one_step_panel_per_iteration() {
     for line in LINES {
         let answer = json(&query(line));
         let svg = draw(&[line]);
-        let steps = step_panels(&svg);
-        let iterations = answer["iterations"].as_u64().expect("iterations") as usize;
+        let steps = panels(&svg, "step");
+        let iterations = answer["iterations"].as_u64().expect("iterations") as u32;
         let expected: Vec<u32> = (1..=steps.len() as u32).collect();
         assert_eq!(steps, expected, "{line}: steps are numbered from 1");
-        if answer.get("depth").is_some() {
-            // Penetration: the GJK steps are drawn, EPA's iterations come on top.
-            assert!(steps.len() <= iterations, "{line}: {} panels, {iterations} iterations", steps.len());
-        } else {
-            assert_eq!(steps.len(), iterations, "{line}");
+        // Penetration: EPA's iterations follow GJK's, all of them up to 8, else the first five and the last three.
+        let epa = iterations - steps.len() as u32;
+        let expected: Vec<u32> = if epa <= 8 { (1..=epa).collect() } else { (1..=5).chain(epa - 2..=epa).collect() };
+        assert_eq!(panels(&svg, "epa"), expected, "{line}: {iterations} iterations");
+        if epa > 8 {
+            assert!(svg.contains(&format!("(EPA iterations 6–{} are not drawn)", epa - 3)), "{line}: the gap is said");
         }
         assert_eq!(svg.matches(r#"data-panel="start""#).count(), 1, "{line}");
         assert_eq!(svg.matches(r#"data-panel="answer""#).count(), 1, "{line}");

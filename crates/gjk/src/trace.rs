@@ -1,7 +1,7 @@
-//! The observer hook: every query reports each GJK step to an [`Observer`]. The unit type `()` is the observer
-//! that does nothing; its empty, inlined method lets the compiler remove the reporting entirely, so a query
-//! without an observer costs the same as one with no hook at all. [`Recorder`] keeps every step, for the demo,
-//! the pictures and debugging.
+//! The observer hook: every query reports each GJK step to an [`Observer`], and a penetration query each EPA
+//! iteration too. The unit type `()` is the observer that does nothing; its empty, inlined methods and its
+//! `ENABLED = false` let the compiler remove the reporting entirely, so a query without an observer costs the same
+//! as one with no hook at all. [`Recorder`] keeps every step, for the demo, the pictures and debugging.
 
 use crate::math::Vector;
 
@@ -55,13 +55,51 @@ impl<V: Vector> Step<V> {
     }
 }
 
+/// One iteration of EPA (the expanding polytope of a penetration query), in world coordinates like [`Step`].
+///
+/// The polytope lies inside A − B and holds the origin; its face nearest the origin bounds the depth from below
+/// (`lower`), and the support value of A − B along that face's normal bounds it from above (`upper`). Unless the
+/// bounds meet, the support point is added and the faces it sees are replaced by a fan to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpaStep<V: Vector> {
+    /// 1 for the first EPA iteration (GJK's steps are counted apart).
+    pub iteration: u32,
+    /// The polytope's vertices before this iteration, points of A − B.
+    pub vertices: Vec<V>,
+    /// Its faces, `V::DIM` indices into `vertices` each, wound so the normal points out: edges in 2D (the polygon
+    /// counter-clockwise), triangles in 3D. See [`EpaStep::faces`].
+    pub face_indices: Vec<u16>,
+    /// Which face (in the order of [`EpaStep::faces`]) is nearest the origin.
+    pub nearest: usize,
+    /// The outward unit normal of the nearest face: the candidate penetration direction.
+    pub normal: V,
+    /// The distance from the origin to the nearest face's plane: a lower bound on the depth.
+    pub lower: V::Real,
+    /// The support point of A − B along `normal`.
+    pub support: V,
+    /// The smallest support value seen so far: an upper bound on the depth.
+    pub upper: V::Real,
+    /// [`Decision::Continue`] when the support point is added; else how EPA ended.
+    pub decision: Decision,
+}
+
+impl<V: Vector> EpaStep<V> {
+    /// The faces, each as `V::DIM` vertex indices.
+    pub fn faces(&self) -> impl Iterator<Item = &[u16]> {
+        self.face_indices.chunks(V::DIM)
+    }
+}
+
 /// Receives each step of a query.
 pub trait Observer<V: Vector> {
     /// False for an observer that ignores everything: the queries then skip building the step records at
     /// compile time (they are not free to build: points are rotated into the world).
     const ENABLED: bool = true;
-    /// Called once per step, in order.
+    /// Called once per GJK step, in order.
     fn step(&mut self, step: &Step<V>);
+    /// Called once per EPA iteration of a penetration query, in order, after the GJK steps. Ignored unless
+    /// implemented.
+    fn epa_step(&mut self, _step: &EpaStep<V>) {}
 }
 
 /// The observer that ignores everything: zero cost.
@@ -74,13 +112,18 @@ impl<V: Vector> Observer<V> for () {
 /// An observer that keeps every step.
 #[derive(Clone, Debug, Default)]
 pub struct Recorder<V: Vector> {
-    /// The steps, in order.
+    /// The GJK steps, in order.
     pub steps: Vec<Step<V>>,
+    /// The EPA iterations of a penetration query, in order (empty when EPA did not run).
+    pub epa_steps: Vec<EpaStep<V>>,
 }
 
 impl<V: Vector> Observer<V> for Recorder<V> {
     fn step(&mut self, step: &Step<V>) {
         self.steps.push(*step);
+    }
+    fn epa_step(&mut self, step: &EpaStep<V>) {
+        self.epa_steps.push(step.clone());
     }
 }
 

@@ -1,7 +1,8 @@
 //! Properties every answer must have, on random shapes and poses (proptest, fixed seed, no persistence files):
 //! symmetry, invariance under a common rigid motion (also 1e4 and 1e6 from the origin), witness points on their
 //! shapes, non-negative distances, `intersects` agreeing with `distance`, observers not changing results and
-//! seeing one step per iteration, and warm starts agreeing with cold queries.
+//! seeing one step per iteration (GJK's and EPA's, whose record must describe the answer), and warm starts
+//! agreeing with cold queries.
 //!
 //! Tolerances:
 //! * Distances: 1e-9 relative to max(distance, size); both answers are within 64·eps of the truth.
@@ -22,8 +23,8 @@ use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Vec3, Vector};
 use gjk::shape::{
     Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Point, Rounded, Segment, SupportMap, Triangle,
 };
-use gjk::trace::Recorder;
-use gjk::{distance, distance_with, intersection, intersects, DistanceOptions, WarmStart};
+use gjk::trace::{Decision, Recorder};
+use gjk::{distance, distance_with, intersection, intersects, penetration_with, DistanceOptions, WarmStart};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 
@@ -224,6 +225,48 @@ fn poses2() -> impl Strategy<Value = (Iso<DVec2>, Iso<DVec2>)> {
 // -------------------------------------------------------------------------------------------------------------
 // Checks shared by the properties.
 
+/// A penetration query watched by a [`Recorder`] answers as an unwatched one, and the record describes the run: one
+/// GJK step per GJK iteration and one EPA step per EPA iteration (numbered from 1), faces of `DIM` valid indices,
+/// the nearest face's plane at `lower` along `normal` (which checks the indices and the turn into the world),
+/// `lower ≤ upper`, and, when EPA converged, its last lower bound plus the radii is the reported depth.
+fn penetration_record_describes_the_answer<V: Vector<Real = f64>>(
+    a: &dyn SupportMap<V>,
+    pa: &Iso<V>,
+    b: &dyn SupportMap<V>,
+    pb: &Iso<V>,
+    size: f64,
+) -> Result<(), TestCaseError> {
+    let opts = DistanceOptions::default();
+    let quiet = penetration_with(a, pa, b, pb, &opts, &mut ());
+    let mut rec = Recorder::default();
+    let watched = penetration_with(a, pa, b, pb, &opts, &mut rec);
+    prop_assert_eq!(quiet, watched);
+    prop_assert_eq!(rec.steps.len() + rec.epa_steps.len(), quiet.iterations as usize);
+    let tol = 1e-9 * size;
+    for (i, s) in rec.epa_steps.iter().enumerate() {
+        prop_assert_eq!(s.iteration as usize, i + 1);
+        prop_assert_eq!(s.face_indices.len() % V::DIM, 0);
+        prop_assert!(s.face_indices.iter().all(|&k| (k as usize) < s.vertices.len()), "{:?}", s);
+        let nearest = s.faces().nth(s.nearest).expect("the nearest face is a face");
+        for &k in nearest {
+            let off = s.normal.dot(s.vertices[k as usize]) - s.lower;
+            prop_assert!(off.abs() <= tol, "nearest face {:?} off its plane by {}: {:?}", nearest, off, s);
+        }
+        prop_assert!((s.normal.length() - 1.0).abs() <= 1e-12);
+        prop_assert!(s.lower <= s.upper + tol, "{:?}", s);
+        prop_assert!(s.normal.dot(s.support) >= s.upper - tol, "{:?}", s);
+        let last = i + 1 == rec.epa_steps.len();
+        prop_assert_eq!(s.decision == Decision::Continue, !last, "{:?}", s);
+    }
+    if let Some(last) = rec.epa_steps.last() {
+        if last.decision == Decision::Converged && last.lower >= 0.0 {
+            let radii = a.radius() + b.radius();
+            prop_assert!((last.lower + radii - quiet.depth).abs() <= tol, "{:?} vs {:?}", last, quiet);
+        }
+    }
+    Ok(())
+}
+
 /// Distance from the world point `p` to `shape` at `pose`, asked of the library with a `Point` shape.
 fn point_to_shape<V: Vector>(p: V, shape: &dyn SupportMap<V>, pose: &Iso<V>) -> f64 {
     let point = Point::new(p).expect("witness points are finite");
@@ -386,11 +429,21 @@ proptest! {
         for (i, s) in rec.steps.iter().enumerate() {
             prop_assert_eq!(s.iteration as usize, i + 1);
         }
+        if let Some(last) = rec.steps.last() {
+            // The last step's simplex is the witness simplex the query reports.
+            prop_assert_eq!(last.simplex(), &quiet.simplex.points[..quiet.simplex.len]);
+        }
         let mut rec = Recorder::default();
         let quiet = intersection(&*sa, &pa, &*sb, &pb, &opts, None, &mut ());
         let watched = intersection(&*sa, &pa, &*sb, &pb, &opts, None, &mut rec);
         prop_assert_eq!(quiet, watched);
         prop_assert_eq!(rec.steps.len(), quiet.iterations as usize);
+    }
+
+    #[test]
+    fn observer_does_not_change_penetration(a in shape3(), b in shape3(), (pa, pb) in poses3()) {
+        let (sa, sb) = (a.build::<DVec3>(), b.build::<DVec3>());
+        penetration_record_describes_the_answer(&*sa, &pa, &*sb, &pb, a.size().max(b.size()))?;
     }
 
     #[test]
@@ -496,6 +549,15 @@ proptest! {
         let watched = distance_with(&*sa, &pa, &*sb, &pb, &opts, None, &mut rec);
         prop_assert_eq!(quiet, watched);
         prop_assert_eq!(rec.steps.len(), quiet.iterations as usize);
+        if let Some(last) = rec.steps.last() {
+            prop_assert_eq!(last.simplex(), &quiet.simplex.points[..quiet.simplex.len]);
+        }
+    }
+
+    #[test]
+    fn observer_does_not_change_penetration_2d(a in shape2(), b in shape2(), (pa, pb) in poses2()) {
+        let (sa, sb) = (a.build(), b.build());
+        penetration_record_describes_the_answer(&*sa, &pa, &*sb, &pb, a.size().max(b.size()))?;
     }
 }
 
@@ -594,4 +656,30 @@ fn segment_cone_nearly_touching_converged_within_tolerance() {
         let allowed = 64.0 * f64::EPSILON * d.distance + 1024.0 * f64::EPSILON * 3.0 * size;
         assert!(d.error_bound <= allowed, "Converged with error_bound {:e} > {allowed:e}", d.error_bound);
     }
+}
+
+/// Two boxes overlapping 0.3 deep, in 3D and in 2D: GJK encloses the origin, EPA runs, and its record ends with
+/// the nearest face at the depth along the normal the query reports (the record is checked in full by
+/// `penetration_record_describes_the_answer`; this case makes sure it has an EPA part to check).
+#[test]
+fn overlapping_boxes_record_their_epa_steps() {
+    let cube = Cuboid::new(DVec3::splat(1.0)).unwrap();
+    let (pa, pb) = (Iso::identity(), Iso::new(DQuat::from_rotation_y(0.2), DVec3::new(0.3, 1.7, 0.1)));
+    let mut rec = Recorder::default();
+    let p = penetration_with(&cube, &pa, &cube, &pb, &DistanceOptions::default(), &mut rec);
+    assert!(!rec.epa_steps.is_empty() && p.intersecting);
+    let last = rec.epa_steps.last().unwrap();
+    assert_eq!(last.decision, Decision::Converged);
+    assert!((last.lower - p.depth).abs() < 1e-12 && (last.normal - p.normal).length() < 1e-12, "{last:?} {p:?}");
+    penetration_record_describes_the_answer::<DVec3>(&cube, &pa, &cube, &pb, 2.0).unwrap();
+
+    let square = Cuboid::new(DVec2::splat(1.0)).unwrap();
+    let (pa, pb) = (Iso::identity(), Iso::new(Rot2::from_angle(0.2), DVec2::new(0.3, 1.7)));
+    let mut rec = Recorder::default();
+    let p = penetration_with(&square, &pa, &square, &pb, &DistanceOptions::default(), &mut rec);
+    let last = rec.epa_steps.last().expect("EPA ran");
+    assert_eq!(last.decision, Decision::Converged);
+    assert!((last.lower - p.depth).abs() < 1e-12 && (last.normal - p.normal).length() < 1e-12, "{last:?} {p:?}");
+    assert_eq!(last.faces().count(), last.vertices.len(), "a polygon has as many edges as vertices");
+    penetration_record_describes_the_answer::<DVec2>(&square, &pa, &square, &pb, 2.0).unwrap();
 }

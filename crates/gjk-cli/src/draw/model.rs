@@ -6,7 +6,7 @@ use std::f64::consts::TAU;
 
 use gjk::math::{Iso, Rotation, Vector};
 use gjk::shape::{support_full, SupportMap};
-use gjk::trace::{Decision, Recorder, Step};
+use gjk::trace::{Decision, EpaStep, Recorder, Step};
 use gjk::{distance_with, intersection, penetration_with, DistanceOptions, WarmStart};
 use serde_json::{Map, Value};
 
@@ -101,6 +101,23 @@ pub struct StepView {
     pub decision: Decision,
 }
 
+/// One recorded EPA iteration (penetration queries whose cores overlap).
+pub struct EpaView {
+    pub iteration: u32,
+    /// The polytope before the iteration: its vertices (points of A − B) and faces (indices; edges in 2D,
+    /// triangles in 3D, wound outward).
+    pub vertices: Vec<P3>,
+    pub faces: Vec<Vec<usize>>,
+    /// Which face is nearest the origin, its outward normal and distance (the depth's lower bound).
+    pub nearest: usize,
+    pub normal: P3,
+    pub lower: f64,
+    /// The support point along the normal, and the depth's upper bound so far.
+    pub support: P3,
+    pub upper: f64,
+    pub decision: Decision,
+}
+
 /// The answer, as drawn in the last panel.
 pub struct Answer {
     pub headline: String,
@@ -127,6 +144,8 @@ pub struct Drawing {
     pub radii: (f64, f64),
     pub start: Start,
     pub steps: Vec<StepView>,
+    /// EPA's iterations, after GJK's steps (penetration queries only).
+    pub epa: Vec<EpaView>,
     pub answer: Answer,
 }
 
@@ -236,13 +255,11 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
             } else {
                 format!("apart: distance {}", num(p.distance))
             };
-            let gjk_steps = rec.steps.len() as u32;
-            let epa = p.iterations.saturating_sub(gjk_steps);
             let mut lines = vec![format!(
-                "status {} · {} GJK steps + {} EPA iterations (not drawn)",
+                "status {} · {} GJK steps + {} EPA iterations",
                 p.status.as_str(),
-                gjk_steps,
-                epa
+                rec.steps.len(),
+                rec.epa_steps.len()
             )];
             lines.push(format!("normal {} (from A toward B)", vec(to3(p.normal), V::DIM)));
             lines.push(format!("point_a {}  point_b {}", vec(to3(p.point_a), V::DIM), vec(to3(p.point_b), V::DIM)));
@@ -296,6 +313,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
 
     let start = start::<V>(&pa, &pb, &warm, rec.steps.first());
     let steps = step_views(&start, &rec.steps);
+    let epa = rec.epa_steps.iter().map(epa_view).collect();
     let title = format!("GJK {} query ({}D)", kind.name(), V::DIM);
     let mut about = Vec::new();
     for (key, pose_key) in [("a", "pose_a"), ("b", "pose_b")] {
@@ -305,7 +323,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
         }
         about.push(s);
     }
-    Ok(Drawing { dim: V::DIM, kind, title, about, answer_json, views, outlines, radii, start, steps, answer })
+    Ok(Drawing { dim: V::DIM, kind, title, about, answer_json, views, outlines, radii, start, steps, epa, answer })
 }
 
 /// The first simplex, as the library forms it: along the first warm-start direction, else from A − B's centre
@@ -374,6 +392,42 @@ fn step_views<V: Space>(start: &Start, steps: &[Step<V>]) -> Vec<StepView> {
         });
     }
     out
+}
+
+impl EpaView {
+    /// n·w: how far A − B reaches along the nearest face's normal.
+    pub fn support_value(&self) -> f64 {
+        self.normal.iter().zip(&self.support).map(|(n, w)| n * w).sum()
+    }
+}
+
+fn epa_view<V: Space>(s: &EpaStep<V>) -> EpaView {
+    EpaView {
+        iteration: s.iteration,
+        vertices: s.vertices.iter().map(|v| to3(*v)).collect(),
+        faces: s.faces().map(|f| f.iter().map(|&i| i as usize).collect()).collect(),
+        nearest: s.nearest,
+        normal: to3(s.normal),
+        lower: s.lower,
+        support: to3(s.support),
+        upper: s.upper,
+        decision: s.decision,
+    }
+}
+
+/// What an EPA iteration decided, in words.
+pub fn epa_decision_text(d: Decision) -> (&'static str, &'static str) {
+    match d {
+        Decision::Continue => {
+            ("expand", "w lies beyond the nearest face: add it, and replace the faces it sees by faces to it")
+        }
+        Decision::Converged => {
+            ("converged", "the bounds meet: the nearest face is on the boundary of A − B, at the depth along n")
+        }
+        Decision::Stalled => ("stalled", "no progress in this precision: the bounds are the answer's error bound"),
+        Decision::MaxIterations => ("iteration cap", "the iteration cap (or the polytope's room) was reached"),
+        Decision::Intersecting | Decision::Separated => ("done", ""),
+    }
 }
 
 /// The outline of a convex set seen in `view`: the hull of its support points along directions in the view's

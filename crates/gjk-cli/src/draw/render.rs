@@ -8,7 +8,9 @@ use std::cell::RefCell;
 use std::f64::consts::FRAC_1_SQRT_2;
 use std::fmt::Write;
 
-use super::model::{decision_text, num, subscript, vec, Drawing, Kind, StepView, View, P2, P3};
+use super::model::{
+    decision_text, epa_decision_text, num, subscript, vec, Drawing, EpaView, Kind, StepView, View, P2, P3,
+};
 
 const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
 const MONO: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
@@ -70,7 +72,19 @@ impl Frame {
 enum Panel<'d> {
     Start,
     Step(&'d StepView),
+    Epa(&'d EpaView),
     Answer,
+}
+
+/// At most this many EPA panels: a long expansion shows its first and its last iterations, and says how many it
+/// leaves out (the page and the observer have them all).
+const MAX_EPA_PANELS: usize = 8;
+
+/// The EPA iterations drawn: all, or the first five and the last three.
+fn epa_panels(d: &Drawing) -> impl Iterator<Item = &EpaView> {
+    let n = d.epa.len();
+    let (head, tail) = if n <= MAX_EPA_PANELS { (n, 0) } else { (5, 3) };
+    d.epa[..head].iter().chain(&d.epa[n - tail..])
 }
 
 /// A square window onto a view's plane.
@@ -129,6 +143,7 @@ pub fn svg(d: &Drawing) -> String {
 
     let mut panels = vec![Panel::Start];
     panels.extend(d.steps.iter().map(Panel::Step));
+    panels.extend(epa_panels(d).map(Panel::Epa));
     panels.push(Panel::Answer);
 
     let cell_w = LEFT + size + RIGHT;
@@ -243,6 +258,13 @@ pub fn svg(d: &Drawing) -> String {
                     format!("step {} · {short}", s.iteration),
                 )
             }
+            Panel::Epa(e) => {
+                let (short, _) = epa_decision_text(e.decision);
+                (
+                    format!(r#"data-panel="epa" data-step="{}" data-decision="{short}""#, e.iteration),
+                    format!("EPA {} · {short}", e.iteration),
+                )
+            }
             Panel::Answer => (r#"data-panel="answer""#.to_string(), format!("answer · {}", d.answer.headline)),
         };
         let _ = writeln!(o, r#"<g {attrs} transform="translate({},{})">"#, f(px), f(py));
@@ -343,6 +365,10 @@ fn diff_points(d: &Drawing, v: usize) -> Vec<P2> {
         pts.push(view.project(s.support));
         pts.push(view.project(s.closest));
         pts.extend(s.simplex.iter().map(|(p, _)| view.project(*p)));
+    }
+    for e in &d.epa {
+        pts.push(view.project(e.support));
+        pts.extend(e.vertices.iter().map(|p| view.project(*p)));
     }
     pts
 }
@@ -481,6 +507,12 @@ fn draw_plot(o: &mut String, p: &Plot<'_>, panel: Panel<'_>, cx: f64, cy: f64, n
                 label_at(p, p.pt(st.closest), away(p.pt(st.closest), p.pt([0.0; 3])), COL_V, "v");
             }
         }
+        Panel::Epa(e) => {
+            if p.frame.diff() {
+                epa_polytope(o, p, e);
+                origin(o, p);
+            }
+        }
         Panel::Answer => {
             if p.frame.diff() {
                 if let Some(last) = d.steps.last() {
@@ -532,6 +564,36 @@ fn draw_plot(o: &mut String, p: &Plot<'_>, panel: Panel<'_>, cx: f64, cy: f64, n
 
     place(o, p, "axes");
     o.push_str("</g>\n");
+}
+
+/// An EPA iteration in A − B: the polytope (filled in 2D, its edges in 3D), the face nearest the origin with its
+/// normal n from the foot of the perpendicular, and the support point w along n with the line through it across
+/// n (the depth's upper bound: A − B lies behind that line).
+fn epa_polytope(o: &mut String, p: &Plot<'_>, e: &EpaView) {
+    if p.drawing.dim == 2 {
+        // The vertices are the polygon, counter-clockwise.
+        let polygon: Vec<P2> = e.vertices.iter().map(|q| p.view.project(*q)).collect();
+        shape(o, p, &polygon, COL_SIMPLEX, 0.14, 1.6, None);
+    } else {
+        for face in &e.faces {
+            for (k, &i) in face.iter().enumerate() {
+                let j = face[(k + 1) % face.len()];
+                line(o, p.pt(e.vertices[i]), p.pt(e.vertices[j]), COL_SIMPLEX, 1.0, None);
+            }
+        }
+    }
+    let foot = e.normal.map(|c| c * e.lower);
+    if let Some(face) = e.faces.get(e.nearest) {
+        for (k, &i) in face.iter().enumerate() {
+            let j = face[(k + 1) % face.len()];
+            line(o, p.pt(e.vertices[i]), p.pt(e.vertices[j]), COL_W, 2.6, None);
+        }
+    }
+    line(o, p.pt([0.0; 3]), p.pt(foot), COL_V, 1.0, Some("2 2"));
+    supporting_line(o, p, e.support, e.normal);
+    arrow(o, p, p.pt(foot), e.normal, 0.14 * p.size, COL_W, 2.0, "n");
+    dot(o, p.pt(e.support), 4.5, COL_W, "#ffffff", 1.2);
+    label_at(p, p.pt(e.support), away(p.pt(e.support), p.pt([0.0; 3])), COL_W, "w");
 }
 
 /// The plot's background, grid and the axes through the origin (under everything).
@@ -775,6 +837,7 @@ enum Mark {
     SupportingLine,
     Closest,
     ShapeSupports,
+    NearestFace,
     Answer,
 }
 
@@ -814,6 +877,7 @@ fn mark(o: &mut String, m: Mark, x: f64, y: f64) {
             );
         }
         Mark::SupportingLine => line(o, (x + 2.0, y), (x + 26.0, y), COL_W, 1.0, Some("6 4")),
+        Mark::NearestFace => line(o, (x + 2.0, y), (x + 26.0, y), COL_W, 2.6, None),
         Mark::Closest => {
             line(o, (x + 2.0, y), (x + 14.0, y), COL_V, 1.0, Some("2 2"));
             dot(o, (x + 14.0, y), 3.5, COL_V, "#ffffff", 1.2);
@@ -850,6 +914,10 @@ fn legend(o: &mut String, d: &Drawing, top: f64, width: f64) -> f64 {
     }
     items.push((Mark::Closest, "v: the simplex's point nearest O"));
     items.push((Mark::ShapeSupports, "s_A(d) on A, s_B(−d) on B"));
+    if !d.epa.is_empty() {
+        items.push((Mark::Simplex, "EPA polytope (inside A − B, around O)"));
+        items.push((Mark::NearestFace, "its face nearest O, normal n"));
+    }
     if d.kind != Kind::Intersect {
         items.push((Mark::Answer, "answer: points a, b and normal n"));
     }
@@ -906,6 +974,24 @@ fn caption(d: &Drawing, panel: Panel<'_>) -> Vec<String> {
                 ),
                 decision_text(st.decision, dim).1.to_string(),
             ]
+        }
+        Panel::Epa(e) => {
+            let mut lines = Vec::new();
+            let shown_before =
+                epa_panels(d).take_while(|x| x.iteration < e.iteration).last().map_or(0, |x| x.iteration);
+            if e.iteration > shown_before + 1 {
+                lines.push(format!("(EPA iterations {}–{} are not drawn)", shown_before + 1, e.iteration - 1));
+            }
+            lines.push(format!(
+                "{} vertices · nearest face at {} along n\u{a0}=\u{a0}{}",
+                e.vertices.len(),
+                num(e.lower),
+                vec(e.normal, dim)
+            ));
+            lines.push(format!("w = s_A(n) − s_B(−n) = {} · n·w = {}", vec(e.support, dim), num(e.support_value())));
+            lines.push(format!("depth between {} and {}", num(e.lower), num(e.upper)));
+            lines.push(epa_decision_text(e.decision).1.to_string());
+            lines
         }
         Panel::Answer => d.answer.lines.clone(),
     }

@@ -4,7 +4,7 @@
 //! nearest edge bounds the depth from below, the support value along its normal from above; the support point is
 //! inserted between the edge's ends. Storage is fixed-size: no allocation.
 
-use super::{Expansion, Flat};
+use super::{Expansion, Flat, Progress, Report};
 use crate::gjk::{DiffVertex, Status};
 use crate::math::{Real, Vector2};
 use crate::simplex::solve_segment;
@@ -29,6 +29,7 @@ pub fn expand<V: Vector2>(
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
     max_iterations: u32,
     rel_tol: V::Real,
+    mut report: Report<'_, V>,
 ) -> Result<Expansion<V>, Flat<V>> {
     let mut poly = [DiffVertex::default(); MAX_VERTS];
     let mut n = 0;
@@ -69,13 +70,36 @@ pub fn expand<V: Vector2>(
         upper = upper.min(nrm.dot(w.w));
         let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * scale.max(w.w.max_abs());
         let met = upper - d <= rel_tol * d.abs() + noise;
-        if met || poly[..n].iter().any(|p| p.w == w.w) {
+        let end = if met || poly[..n].iter().any(|p| p.w == w.w) {
             // A repeated vertex with the bounds still apart is as far as this precision goes: say so.
             let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale.max(w.w.max_abs());
-            break if met || upper - d <= rounding { Status::Converged } else { Status::Stalled };
+            Some(if met || upper - d <= rounding { Status::Converged } else { Status::Stalled })
+        } else if n == MAX_VERTS {
+            Some(Status::MaxIterations)
+        } else {
+            None
+        };
+        if let Some(report) = report.as_mut() {
+            // The polygon's edges, in order: vertex k to vertex k + 1.
+            let mut faces = [0u16; 2 * MAX_VERTS];
+            for k in 0..n {
+                faces[2 * k] = k as u16;
+                faces[2 * k + 1] = ((k + 1) % n) as u16;
+            }
+            report(&Progress {
+                iteration: iterations,
+                vertices: &poly[..n],
+                faces: &faces[..2 * n],
+                nearest: i,
+                normal: nrm,
+                lower: d,
+                support: w.w,
+                upper,
+                decision: Progress::<V>::decision(end),
+            });
         }
-        if n == MAX_VERTS {
-            break Status::MaxIterations;
+        if let Some(status) = end {
+            break status;
         }
         // Insert w between the ends of edge i (after position i).
         poly.copy_within(i + 1..n, i + 2);

@@ -5,7 +5,7 @@
 //! faces it can see and closes the hole with a fan of faces from the horizon. Storage is fixed-size, so a query
 //! never allocates; running out of room ends the expansion with the bounds reached.
 
-use super::{Expansion, Flat};
+use super::{Expansion, Flat, Progress, Report};
 use crate::gjk::{DiffVertex, Status};
 use crate::math::{Real, Vector, Vector3};
 use crate::simplex::closest_to_origin;
@@ -52,6 +52,15 @@ impl<V: Vector3> Polytope<V> {
 
     fn nearest_face(&self) -> usize {
         (1..self.nf).fold(0, |best, f| if self.faces[f].d < self.faces[best].d { f } else { best })
+    }
+
+    /// The faces' vertex indices, three per face, and the number of faces.
+    fn face_indices(&self) -> ([u16; 3 * MAX_FACES], usize) {
+        let mut out = [0; 3 * MAX_FACES];
+        for (f, face) in self.faces[..self.nf].iter().enumerate() {
+            out[3 * f..3 * f + 3].copy_from_slice(&face.idx);
+        }
+        (out, self.nf)
     }
 
     fn contains(&self, w: V) -> bool {
@@ -133,6 +142,7 @@ pub fn expand<V: Vector3>(
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
     max_iterations: u32,
     rel_tol: V::Real,
+    mut report: Report<'_, V>,
 ) -> Result<Expansion<V>, Flat<V>> {
     let mut poly = Polytope {
         verts: [DiffVertex::default(); MAX_VERTS],
@@ -161,7 +171,8 @@ pub fn expand<V: Vector3>(
     let mut upper = V::Real::INFINITY;
     let mut iterations = 0;
     let status = loop {
-        let best = poly.faces[poly.nearest_face()];
+        let nearest = poly.nearest_face();
+        let best = poly.faces[nearest];
         if iterations >= max_iterations {
             break Status::MaxIterations;
         }
@@ -171,13 +182,34 @@ pub fn expand<V: Vector3>(
         let scale = scale.max(w.w.max_abs());
         let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * scale;
         let met = upper - best.d <= rel_tol * best.d.abs() + noise;
-        if met || poly.contains(w.w) {
+        // The faces before this iteration, kept for the observer only (expanding replaces some of them).
+        let observed = report.is_some().then(|| poly.face_indices());
+        let end = if met || poly.contains(w.w) {
             // A repeated vertex with the bounds still apart is as far as this precision goes: say so.
             let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale;
-            break if met || upper - best.d <= rounding { Status::Converged } else { Status::Stalled };
+            Some(if met || upper - best.d <= rounding { Status::Converged } else { Status::Stalled })
+        } else if !poly.expand(w, eps) {
+            Some(if poly.nv == MAX_VERTS { Status::MaxIterations } else { Status::Stalled })
+        } else {
+            None
+        };
+        if let (Some(report), Some((faces, nf))) = (report.as_mut(), observed) {
+            // Expanding appends w after the old vertices, so the first `nv` are the polytope before this step.
+            let nv = if end.is_none() { poly.nv - 1 } else { poly.nv };
+            report(&Progress {
+                iteration: iterations,
+                vertices: &poly.verts[..nv],
+                faces: &faces[..3 * nf],
+                nearest,
+                normal: best.n,
+                lower: best.d,
+                support: w.w,
+                upper,
+                decision: Progress::<V>::decision(end),
+            });
         }
-        if !poly.expand(w, eps) {
-            break if poly.nv == MAX_VERTS { Status::MaxIterations } else { Status::Stalled };
+        if let Some(status) = end {
+            break status;
         }
     };
     let best = poly.faces[poly.nearest_face()];

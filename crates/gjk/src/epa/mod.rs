@@ -12,7 +12,7 @@ use crate::gjk::run::{initial_simplex, run, Outcome, Params};
 use crate::gjk::{DiffVertex, DistanceOptions, Pair, Status};
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
-use crate::trace::Observer;
+use crate::trace::{Decision, EpaStep, Observer};
 
 /// What EPA found on the cores (pair frame).
 #[doc(hidden)]
@@ -43,6 +43,39 @@ pub struct Flat<V> {
     /// The witness points (w = a − b ≈ 0).
     pub witness: DiffVertex<V>,
 }
+
+/// One EPA iteration as the expansion sees it (pair frame), for the observer; see [`EpaStep`].
+#[doc(hidden)]
+pub struct Progress<'a, V: Vector> {
+    pub iteration: u32,
+    pub vertices: &'a [DiffVertex<V>],
+    /// `V::DIM` indices per face.
+    pub faces: &'a [u16],
+    pub nearest: usize,
+    pub normal: V,
+    pub lower: V::Real,
+    pub support: V,
+    pub upper: V::Real,
+    pub decision: Decision,
+}
+
+impl<'a, V: Vector> Progress<'a, V> {
+    /// What an iteration decided: `end` is how the expansion ends there, `None` when it goes on.
+    pub(crate) fn decision(end: Option<Status>) -> Decision {
+        match end {
+            None => Decision::Continue,
+            Some(Status::Converged) => Decision::Converged,
+            Some(Status::Stalled) => Decision::Stalled,
+            Some(Status::MaxIterations) => Decision::MaxIterations,
+            // EPA has no distance bound to pass.
+            Some(Status::AboveBound) => Decision::Separated,
+        }
+    }
+}
+
+/// Where the expansion reports its iterations: `None` when nobody observes, so an unobserved query builds nothing.
+#[doc(hidden)]
+pub type Report<'r, V> = Option<&'r mut dyn FnMut(&Progress<'_, V>)>;
 
 /// The answer of [`penetration`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -91,7 +124,7 @@ where
 }
 
 /// [`penetration`] with options (iteration caps and tolerance apply to GJK and to EPA) and an observer of the GJK
-/// steps.
+/// steps and the EPA iterations.
 pub fn penetration_with<V, A, B, O>(
     a: &A,
     pose_a: &Iso<V>,
@@ -116,7 +149,8 @@ where
     // resolve by GJK alone (a 1e-9 slab against itself): EPA decides.
     let unproven = core.outcome != Outcome::Intersecting && core.lower <= core.touch;
     let local = if core.outcome == Outcome::Intersecting || (unproven && core.status != Status::Converged) {
-        cores_overlap(&mut pair, core.simplex.vertices(), options, ra, rb, core.iterations, core.status)
+        let gjk = (core.iterations, core.status);
+        cores_overlap(&mut pair, core.simplex.vertices(), options, (ra, rb), gjk, observer, &pose_a.rotation)
     } else {
         // Cores apart: the signed distance is the core distance minus the radii, exactly.
         let vlen = core.v.length();
@@ -143,25 +177,41 @@ where
     }
 }
 
-/// The cores overlap (or touch): EPA on the cores, radii added (pair frame).
-fn cores_overlap<V, A, B>(
+/// The cores overlap (or touch): EPA on the cores, radii added (pair frame). `rotation` turns the pair frame into
+/// the world's, for the observer.
+fn cores_overlap<V, A, B, O>(
     pair: &mut Pair<'_, V, A, B>,
     simplex: &[DiffVertex<V>],
     options: &DistanceOptions<V::Real>,
-    ra: V::Real,
-    rb: V::Real,
-    gjk_iterations: u32,
-    gjk_status: Status,
+    (ra, rb): (V::Real, V::Real),
+    (gjk_iterations, gjk_status): (u32, Status),
+    observer: &mut O,
+    rotation: &V::Rotation,
 ) -> Penetration<V>
 where
     V: Vector,
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
 {
     let center = pair.center();
     let mut support = |d: V| pair.support(d);
+    let mut relay = |p: &Progress<'_, V>| {
+        observer.epa_step(&EpaStep {
+            iteration: p.iteration,
+            vertices: p.vertices.iter().map(|v| rotation.rotate(v.w)).collect(),
+            face_indices: p.faces.to_vec(),
+            nearest: p.nearest,
+            normal: rotation.rotate(p.normal),
+            lower: p.lower,
+            support: rotation.rotate(p.support),
+            upper: p.upper,
+            decision: p.decision,
+        })
+    };
+    let report: Report<'_, V> = if O::ENABLED { Some(&mut relay) } else { None };
     let (normal, depth, wa, wb, iterations, status, error_bound) =
-        match V::expand_polytope(simplex, &mut support, options.max_iterations, options.tolerance) {
+        match V::expand_polytope(simplex, &mut support, options.max_iterations, options.tolerance, report) {
             Ok(e) => (e.normal, e.depth, e.witness_a, e.witness_b, e.iterations, e.status, e.error_bound),
             Err(flat) => {
                 // A − B is flat here: zero depth, and either normal is valid; take the one from A toward B.

@@ -3,7 +3,7 @@ use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use super::rot::{Rot2, Rotation};
 use super::Real;
-use crate::epa::{Expansion, Flat};
+use crate::epa::{Expansion, Flat, Report};
 use crate::gjk::DiffVertex;
 use crate::simplex::{dim2, dim3, Barycentric};
 
@@ -132,6 +132,7 @@ pub trait Vector:
         support: &mut dyn FnMut(Self) -> DiffVertex<Self>,
         max_iterations: u32,
         rel_tol: Self::Real,
+        report: Report<'_, Self>,
     ) -> Result<Expansion<Self>, Flat<Self>>;
 }
 
@@ -189,8 +190,9 @@ macro_rules! impl_vector2 {
                 support: &mut dyn FnMut(Self) -> DiffVertex<Self>,
                 max_iterations: u32,
                 rel_tol: $r,
+                report: Report<'_, Self>,
             ) -> Result<Expansion<Self>, Flat<Self>> {
-                crate::epa::dim2::expand(start, support, max_iterations, rel_tol)
+                crate::epa::dim2::expand(start, support, max_iterations, rel_tol, report)
             }
             fn facet_normal(points: &[Self]) -> Option<Self> {
                 dim2::facet_normal(points)
@@ -248,8 +250,9 @@ macro_rules! impl_vector3 {
                 support: &mut dyn FnMut(Self) -> DiffVertex<Self>,
                 max_iterations: u32,
                 rel_tol: $r,
+                report: Report<'_, Self>,
             ) -> Result<Expansion<Self>, Flat<Self>> {
-                crate::epa::dim3::expand(start, support, max_iterations, rel_tol)
+                crate::epa::dim3::expand(start, support, max_iterations, rel_tol, report)
             }
             fn facet_normal(points: &[Self]) -> Option<Self> {
                 dim3::facet_normal(points)

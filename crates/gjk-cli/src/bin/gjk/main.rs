@@ -1,11 +1,13 @@
 //! `gjk`: the command-line front end. `gjk query [FILE]` answers JSON Lines queries; `gjk demo` replays the
-//! textbook example step by step and prints a table of queries across the shape families.
+//! textbook example step by step and prints a table of queries across the shape families; `gjk draw` pictures
+//! the steps of one query; `gjk serve` serves the interactive page.
 
 mod demo;
 mod draw;
-mod mesh;
-mod parse;
-mod query;
+mod png;
+mod serve;
+
+use gjk_cli::query;
 
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::process::ExitCode;
@@ -15,6 +17,8 @@ const USAGE: &str = "usage:
   gjk demo           replay the textbook 2D example step by step, then query every shape family
   gjk draw [--out FILE.svg] [--png FILE.png] (QUERY_JSON_LINE | - | --example NAME)
                      draw every GJK step of one distance, intersect or penetration query
+  gjk serve [--port N] [--no-build]
+                     build the interactive page (WebAssembly) if needed and serve it on 127.0.0.1
   gjk help           this text
 The query format is documented in docs/cli.md.";
 
@@ -24,6 +28,7 @@ fn main() -> ExitCode {
         Some("query") => run_query(args.get(1).map(String::as_str)),
         Some("demo") => demo::run(&mut std::io::stdout().lock()),
         Some("draw") => draw::run(&args[1..]),
+        Some("serve") => serve::run(&args[1..]),
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(())
