@@ -135,10 +135,6 @@ fn shared_examples_match_exact_answers() {
         let size = shape_size(&ex["input"]["a"]).max(shape_size(&ex["input"]["b"]));
         let tol = 1e-9 * size;
         if let Some(hit) = want.get("hit") {
-            if is_graze(ex) {
-                // A ray grazing a 4e-8-thick needle; see ray_grazing_a_needle_hull below.
-                continue;
-            }
             assert_eq!(&got["hit"], hit, "{id}");
             if hit == true {
                 let want_toi = want["toi"].as_f64().unwrap();
@@ -171,29 +167,7 @@ fn shared_examples_match_exact_answers() {
         }
         checked += 1;
     }
-    assert!(checked + 1 >= examples.len());
-}
-
-fn is_graze(ex: &Value) -> bool {
-    ex["tags"].as_array().is_some_and(|t| t.iter().any(|t| t == "shape:convex:collinear"))
-}
-
-/// The one shared example left out above: a ray grazing a hull of nearly collinear points (a needle 4e-8 thick
-/// and 2.8e-3 long). Our GJK bounds the ray's distance to the needle to 1e-17 at t = 0.0189028597, which puts the
-/// earliest possible contact 1e-10 after the reference's time, so the two disagree at the 5e-8-of-size level on
-/// a graze; we require the hit, the time to 1e-7 of the size, and an outward normal within 0.1 rad.
-#[test]
-fn ray_grazing_a_needle_hull() {
-    let ex: Vec<Value> = shared_examples().into_iter().filter(is_graze).collect();
-    for ex in ex {
-        let got = &run_query(&format!("{}\n", ex["input"]))[0];
-        let want = &ex["expect"];
-        assert_eq!(got["hit"], want["hit"]);
-        let size = shape_size(&ex["input"]["a"]);
-        assert!((got["toi"].as_f64().unwrap() - want["toi"].as_f64().unwrap()).abs() <= 1e-7 * size);
-        let dot: f64 = (0..3).map(|i| got["normal"][i].as_f64().unwrap() * want["normal"][i].as_f64().unwrap()).sum();
-        assert!(dot > 0.995, "normal {} vs {}", got["normal"], want["normal"]);
-    }
+    assert_eq!(checked, examples.len());
 }
 
 #[test]

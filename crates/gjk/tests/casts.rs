@@ -560,7 +560,7 @@ fn ray_vs_sphere_closed_form_fast_and_gjk_paths() {
 fn ray_vs_box_closed_form_fast_and_gjk_paths() {
     let mut r = rng(0x5eed_0002);
     let mut fails = Failures::default();
-    let (mut fast, mut gjk_hull, mut gjk_fn) = (RayStats::default(), RayStats::default(), RayStats::default());
+    let (mut fast, mut planes, mut gjk_fn) = (RayStats::default(), RayStats::default(), RayStats::default());
     let mut fast_gjk_differ = 0;
     for _ in 0..RAY_CASES {
         let h =
@@ -581,16 +581,18 @@ fn ray_vs_box_closed_form_fast_and_gjk_paths() {
         let span_of = |delta: f64| posed_span(&pose, ray.o, ray.d, |o, d| box_span(o, d, h + DVec3::splat(delta)));
         let scene = format!("h={h:?} pose={pose:?}");
         let cuboid = Cuboid::new(h).unwrap();
-        // The same box through the GJK path: the hull of its corners, and its support function as a closure.
+        // The same box as the hull of its corners (exact through its face planes) and through the GJK path (its
+        // support function as a closure).
         let hull = ConvexPolytope::new(&corners(h)).unwrap();
         let user = SupportFn::new(move |dir: DVec3| cuboid.support(dir));
         let a = ray_cast(&cuboid, &pose, ray.o, ray.d, ray.max_toi, ray.solid);
         let b = ray_cast(&hull, &pose, ray.o, ray.d, ray.max_toi, ray.solid);
         let u = ray_cast(&user, &pose, ray.o, ray.d, ray.max_toi, ray.solid);
         assert_eq!(a.iterations, 0, "the cuboid must take its fast path");
+        assert_eq!(b.iterations, 0, "the hull must take its face planes' path");
         let normal = box_normal(pose, h, NORMAL_TOL);
         check_ray("cuboid fast path", &scene, &a, &ray, size, 1e-9, &span_of, &normal, &mut fast, &mut fails);
-        check_ray("hull of corners", &scene, &b, &ray, size, 1e-9, &span_of, &normal, &mut gjk_hull, &mut fails);
+        check_ray("hull of corners", &scene, &b, &ray, size, 1e-9, &span_of, &normal, &mut planes, &mut fails);
         check_ray("support fn", &scene, &u, &ray, size, 1e-9, &span_of, &normal, &mut gjk_fn, &mut fails);
         match fast_vs_gjk(&a, &b, &ray, size, &span_of) {
             Some(differ) => fast_gjk_differ += usize::from(differ),
@@ -599,9 +601,157 @@ fn ray_vs_box_closed_form_fast_and_gjk_paths() {
     }
     println!("box: fast and GJK paths differ in {fast_gjk_differ} rays, all where the closed form is sensitive");
     report("box, fast path", &fast);
-    report("box, GJK path (ConvexPolytope)", &gjk_hull);
+    report("box, face planes (ConvexPolytope)", &planes);
     report("box, GJK path (SupportFn)", &gjk_fn);
     fails.check("ray vs box");
+}
+
+/// Random hulls (Part 3's generator, posed anywhere) against random rays: the hull's own path (its facets'
+/// half-spaces) and the GJK path (the same hull behind a user support function), each against the reference span
+/// of the world hull's planes with Newell normals (Part 3), and against each other.
+#[test]
+fn ray_vs_random_hulls_face_planes_and_gjk_paths() {
+    let mut r = rng(0x5eed_00b1);
+    let mut fails = Failures::default();
+    let (mut own, mut gjk_fn) = (RayStats::default(), RayStats::default());
+    let mut differ = 0;
+    for _ in 0..RAY_CASES {
+        let s = log_uniform(&mut r, 0.05, 5.0);
+        let hull = random_hull(&mut r, s);
+        let pose = random_pose(&mut r, 5.0);
+        let world: Vec<DVec3> = hull.vertices().iter().map(|v| pose.transform_point(*v)).collect();
+        let planes = hull_planes(&world, &mut fails);
+        let centre = world.iter().sum::<DVec3>() / world.len() as f64;
+        let size = world.iter().fold(0.0f64, |m, v| m.max((*v - centre).length()));
+        // Inside: between the centre and a vertex; on the surface: a point of a face.
+        let inside = |r: &mut SmallRng| centre + (world[r.gen_range(0..world.len())] - centre) * 0.9 * r.gen::<f64>();
+        let faces: Vec<Vec<u32>> = hull.faces().map(|f| f.to_vec()).collect();
+        let on_surface = |r: &mut SmallRng| {
+            let f = &faces[r.gen_range(0..faces.len())];
+            let (u, v) = (r.gen::<f64>(), r.gen::<f64>());
+            let (u, v) = if u + v > 1.0 { (1.0 - u, 1.0 - v) } else { (u, v) };
+            let [a, b, c] = [0, 1, 2].map(|k| world[f[k] as usize]);
+            a + (b - a) * u + (c - a) * v
+        };
+        let ray = random_ray(&mut r, centre, size, inside, on_surface);
+        let span_of = |delta: f64| planes_span(&planes, ray.o, ray.d, delta);
+        let scene = format!("hull {:?} pose={pose:?}", hull.vertices());
+        let behind_fn = hull.clone();
+        let user = SupportFn::new(move |dir: DVec3| behind_fn.support(dir));
+        let a = ray_cast(&hull, &pose, ray.o, ray.d, ray.max_toi, ray.solid);
+        let u = ray_cast(&user, &pose, ray.o, ray.d, ray.max_toi, ray.solid);
+        assert_eq!(a.iterations, 0, "a hull with volume takes its face planes' path");
+        let normal = polytope_normal(&planes, &world, size, NORMAL_TOL);
+        check_ray("hull, face planes", &scene, &a, &ray, size, 1e-9, &span_of, &normal, &mut own, &mut fails);
+        check_ray("hull, GJK path", &scene, &u, &ray, size, 1e-9, &span_of, &normal, &mut gjk_fn, &mut fails);
+        match fast_vs_gjk(&a, &u, &ray, size, &span_of) {
+            Some(d) => differ += usize::from(d),
+            None => fails.push("hull: face planes and GJK paths disagree".into(), format!("{scene} {a:?} {u:?}")),
+        }
+    }
+    println!("hull: face planes and GJK paths differ in {differ} rays, all where the exact answer is sensitive");
+    report("hull, face planes", &own);
+    report("hull, GJK path (SupportFn)", &gjk_fn);
+    fails.check("ray vs random hulls");
+}
+
+/// Random convex polygons (2D) against random rays: the polygon's edge half-planes path against a brute-force
+/// reference (every pair of input points with all the others on one side is an edge line) and against the GJK
+/// path (the polygon behind a user support function). Hit or miss must agree with the reference unless the
+/// reference itself changes when the polygon grows or shrinks by 1e-9 · size; times within 1e-9 · size.
+#[test]
+fn ray_vs_random_polygons_edge_planes_and_gjk_paths() {
+    use gjk::math::{DVec2, Rot2};
+    let mut r = rng(0x5eed_00b2);
+    let (mut hits, mut sensitive, mut max_err) = (0, 0, 0.0f64);
+    for case in 0..RAY_CASES {
+        let s = log_uniform(&mut r, 0.05, 5.0);
+        let n = r.gen_range(3..=12);
+        let pts: Vec<DVec2> = (0..n).map(|_| DVec2::new(uniform(&mut r, -s, s), uniform(&mut r, -s, s))).collect();
+        let poly = ConvexPolytope::new(&pts).unwrap();
+        let pose = Iso::new(Rot2::from_angle(uniform(&mut r, -3.2, 3.2)), DVec2::new(uniform(&mut r, -5.0, 5.0), 0.3));
+        let world: Vec<DVec2> = pts.iter().map(|p| pose.transform_point(*p)).collect();
+        // Reference edge lines: n·x ≤ h for every point, with two points on the line.
+        let mut lines: Vec<(DVec2, f64)> = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let e = world[j] - world[i];
+                if e.length() <= 1e-12 * s {
+                    continue;
+                }
+                let nrm = DVec2::new(e.y, -e.x).normalize();
+                let h = nrm.dot(world[i]);
+                if world.iter().all(|p| nrm.dot(*p) <= h + 1e-12 * s) {
+                    lines.push((nrm, h));
+                }
+            }
+        }
+        let o = pose.translation + DVec2::new(uniform(&mut r, -3.0 * s, 3.0 * s), uniform(&mut r, -3.0 * s, 3.0 * s));
+        let target = pose.translation + DVec2::new(uniform(&mut r, -s, s), uniform(&mut r, -s, s));
+        let d = (target - o) * log_uniform(&mut r, 1e-2, 1e2);
+        let solid: bool = r.gen();
+        // First entry (or 0 from inside for a solid ray) of the line o + t·d into the lines' intersection grown by δ.
+        let reference = |delta: f64| -> Option<f64> {
+            let (mut t_in, mut t_out) = (-INF, INF);
+            for (nrm, h) in &lines {
+                let (gap, rate) = (h + delta - nrm.dot(o), nrm.dot(d));
+                if rate == 0.0 {
+                    if gap < 0.0 {
+                        return None;
+                    }
+                } else if rate < 0.0 {
+                    t_in = t_in.max(gap / rate);
+                } else {
+                    t_out = t_out.min(gap / rate);
+                }
+            }
+            if t_in > t_out || t_out < 0.0 {
+                return None;
+            }
+            Some(if t_in >= 0.0 {
+                t_in
+            } else if solid {
+                0.0
+            } else {
+                t_out
+            })
+        };
+        let behind_fn = poly.clone();
+        let user = SupportFn::new(move |dir: DVec2| behind_fn.support(dir));
+        let a = ray_cast(&poly, &pose, o, d, INF, solid);
+        let u = ray_cast(&user, &pose, o, d, INF, solid);
+        assert_eq!(a.iterations, 0, "a polygon takes its edges' path");
+        let delta = 1e-9 * s;
+        let (exact, grown, shrunk) = (reference(0.0), reference(delta), reference(-delta));
+        let tol = 1e-9 * s / d.length();
+        let near = |got: f64, want: Option<f64>| want.is_some_and(|w| (got - w).abs() <= tol);
+        for (label, got) in [("edge planes", &a), ("GJK path", &u)] {
+            let ok = match exact {
+                Some(t) if got.hit => {
+                    if label == "edge planes" {
+                        max_err = max_err.max((got.toi - t).abs() / tol * 1e-9);
+                    }
+                    (got.toi - t).abs() <= tol || near(got.toi, grown) || near(got.toi, shrunk)
+                }
+                Some(_) => shrunk.is_none(),
+                None if got.hit => grown.is_some(),
+                None => true,
+            };
+            assert!(ok, "case {case}, {label}: {got:?} vs exact {exact:?} (grown {grown:?}, shrunk {shrunk:?})");
+        }
+        hits += usize::from(a.hit);
+        sensitive += usize::from(a.hit != u.hit);
+        if a.hit && a.toi > 0.0 && exact.is_some_and(|t| t > tol) {
+            // The normal of an entry through an edge's interior is that edge's outward normal.
+            let p = o + d * a.toi;
+            let on: Vec<&(DVec2, f64)> = lines.iter().filter(|(m, h)| (m.dot(p) - h).abs() <= 1e-9 * s).collect();
+            if on.len() == 1 {
+                assert!((a.normal - on[0].0).length() <= 1e-9, "case {case}: normal {:?} vs {:?}", a.normal, on[0].0);
+            }
+        }
+    }
+    println!("polygons: {RAY_CASES} rays, {hits} hits, hit/miss differing from the GJK path in {sensitive} grazing rays, max toi err {max_err:.2e} (of size)");
+    assert!(hits > RAY_CASES / 5 && hits < RAY_CASES * 4 / 5, "the rays exercise both outcomes: {hits} hits");
 }
 
 #[test]

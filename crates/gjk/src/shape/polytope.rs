@@ -1,4 +1,5 @@
 use super::hull::{hull2, hull3, HullKind};
+use super::ray_span::{decide, halfspaces};
 use super::{check_point, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
@@ -33,6 +34,10 @@ pub struct ConvexPolytope<V> {
     faces: Vec<u32>,
     /// Outward unit normal of each face.
     face_normals: Vec<V>,
+    /// The hull as the half-spaces n·x ≤ h of its facets (faces in 3D, edges in 2D), when it has volume (area in
+    /// 2D); empty for flat, collinear and single-point hulls. Exact ray casts clip against them. h is kept as f64
+    /// (exact for f32 and f64 alike) so the struct needs no bound on V, which would bind every generic holder.
+    planes: Vec<(V, f64)>,
     /// Mean of the vertices, kept so a query's first search direction does not sum every vertex again.
     centroid: V,
     kind: HullKind,
@@ -63,22 +68,61 @@ impl<V: Vector> ConvexPolytope<V> {
         let (offsets, adjacency) = flatten(&neighbors);
         let (face_offsets, faces) = flatten(&faces);
         let centroid = mean(&vertices);
-        let mut hull =
-            Self { vertices, offsets, adjacency, face_offsets, faces, face_normals: Vec::new(), centroid, kind };
+        let mut hull = Self {
+            vertices,
+            offsets,
+            adjacency,
+            face_offsets,
+            faces,
+            face_normals: Vec::new(),
+            planes: Vec::new(),
+            centroid,
+            kind,
+        };
         hull.face_normals = hull.faces().map(|f| hull.outward_normal(f)).collect();
+        hull.planes = hull.bounding_planes();
         Ok(hull)
     }
 
-    /// The unit normal of a face from three of its vertices (counter-clockwise from outside, so the right-hand
-    /// rule points out). On a solid hull it is also turned away from the centre, guarding against rounding.
+    /// True when the hull has volume (area in 2D): a polyhedron, or a polygon in the plane.
+    fn is_solid(&self) -> bool {
+        self.kind == HullKind::Polyhedron || V::DIM == 2 && self.kind == HullKind::Polygon
+    }
+
+    /// The unit normal of a facet (a face from three of its vertices, counter-clockwise from outside, so the
+    /// right-hand rule points out; or a polygon's edge). On a solid hull it is also turned away from the centre,
+    /// guarding against rounding (and giving a 2D edge its side).
     fn outward_normal(&self, face: &[u32]) -> V {
         let p: Vec<V> = face.iter().take(3).map(|&i| self.vertices[i as usize]).collect();
         let n = V::facet_normal(&p).unwrap_or_else(V::zero);
-        if self.kind == HullKind::Polyhedron && (p[0] - self.center()).dot(n) < V::Real::ZERO {
+        if self.is_solid() && (p[0] - self.center()).dot(n) < V::Real::ZERO {
             -n
         } else {
             n
         }
+    }
+
+    /// The half-spaces n·x ≤ h of a solid hull's facets: its faces in 3D, its edges (consecutive vertices) in 2D.
+    /// h is the largest n·v over the facet's vertices, so a face merged from points coplanar only to rounding
+    /// errs on the outside by that rounding, never cutting into the hull.
+    fn bounding_planes(&self) -> Vec<(V, f64)> {
+        if !self.is_solid() {
+            return Vec::new();
+        }
+        let plane = |n: V, facet: &[u32]| {
+            let h = facet.iter().map(|&i| n.dot(self.vertices[i as usize])).fold(-V::Real::INFINITY, V::Real::max);
+            (n, h.to_f64())
+        };
+        if V::DIM == 3 {
+            return self.faces().zip(&self.face_normals).map(|(f, &n)| plane(n, f)).collect();
+        }
+        let k = self.vertices.len() as u32;
+        (0..k)
+            .map(|i| {
+                let edge = [i, (i + 1) % k];
+                plane(self.outward_normal(&edge), &edge)
+            })
+            .collect()
     }
 
     /// The hull's vertices (a subset of the input points).
@@ -235,6 +279,13 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
         for &i in face {
             out.push(self.vertices[i as usize], i);
         }
+    }
+
+    /// Exact through the facets' half-spaces on a hull with volume; a flat, collinear or single-point hull (no
+    /// inside to enter) takes the GJK cast.
+    fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        let planes = self.planes.iter().map(|&(n, h)| (n, V::Real::from_f64(h)));
+        (!self.planes.is_empty()).then(|| decide(halfspaces(planes, o, d), max_toi, solid))
     }
 
     fn local_aabb(&self) -> Aabb<V> {

@@ -1,6 +1,7 @@
 //! Exact ray casts by intervals. A convex shape meets the line o + t·d in one interval [t_in, t_out]; the pieces
-//! here (a round region, a slab) give theirs, a shape intersects them (box, cylinder) or unites them (capsule), and
-//! [`decide`] turns the interval into the ray's answer. Used by the shapes' `ray_cast_local` fast paths.
+//! here (a round region, a slab, a set of half-spaces) give theirs, a shape intersects them (box, cylinder, convex
+//! polytope) or unites them (capsule), and [`decide`] turns the interval into the ray's answer. Used by the shapes'
+//! `ray_cast_local` fast paths.
 
 use crate::math::{Real, Vector};
 
@@ -38,6 +39,34 @@ pub(crate) fn slab<R: Real>(o: R, d: R, lo: R, hi: R) -> Option<(R, R)> {
     }
     let (t1, t2) = ((lo - o) / d, (hi - o) / d);
     Some((t1.min(t2), t1.max(t2)))
+}
+
+/// The t for which o + t·d lies in every half-space n·x ≤ h (outward unit normals n): a convex polytope's interval,
+/// with the normal of the plane crossed last on the way in and first on the way out.
+pub(crate) fn halfspaces<V: Vector>(planes: impl Iterator<Item = (V, V::Real)>, o: V, d: V) -> Option<Span<V>> {
+    let zero = V::Real::ZERO;
+    let mut s = Span { t_in: -V::Real::INFINITY, n_in: V::zero(), t_out: V::Real::INFINITY, n_out: V::zero() };
+    for (n, h) in planes {
+        // Inside this half-space while t·(n·d) ≤ h − n·o.
+        let (gap, rate) = (h - n.dot(o), n.dot(d));
+        if rate == zero {
+            // Parallel to the plane: inside it for every t, or for none.
+            if gap < zero {
+                return None;
+            }
+            continue;
+        }
+        let t = gap / rate;
+        if rate < zero {
+            // Heading in: inside from t on.
+            if t > s.t_in {
+                (s.t_in, s.n_in) = (t, n);
+            }
+        } else if t < s.t_out {
+            (s.t_out, s.n_out) = (t, n);
+        }
+    }
+    Some(s)
 }
 
 /// The ray's answer: the entry if it lies ahead, else (starting inside) t = 0 for a solid shape — with the exit
