@@ -157,24 +157,25 @@ where
             report(observer, &simplex, v, Decision::Converged);
             return finish(simplex, v, lower, Outcome::Closest, status, iterations);
         }
-        let mut next = simplex;
-        next.push(w);
-        let next_v = next.reduce();
-        if next.len == V::DIM + 1 {
-            // The solver keeps all DIM + 1 vertices only when the origin is strictly inside them.
-            report(observer, &next, next_v, Decision::Intersecting);
-            return finish(next, next_v, lower, Outcome::Intersecting, Status::Converged, iterations);
-        }
-        if !(next_v.length_squared() < v2) {
+        // The candidate simplex is solved in place; it is kept only if it brings v closer.
+        simplex.push(w);
+        let (face, next_v) = simplex.solve();
+        if !(next_v.length_squared() < v2) && face.len != V::DIM + 1 {
             // No progress in this precision (or a NaN from a user's support function): keep the better simplex.
             // When the bounds already meet to within rounding of the numbers in play, that is convergence.
+            simplex.pop();
             let rounding = V::Real::from_f64(STALL_ULPS) * eps * simplex.scale().max(w.w.max_abs());
             let status = if vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
             report(observer, &simplex, v, Decision::Stalled);
             return finish(simplex, v, lower, Outcome::Closest, status, iterations);
         }
-        simplex = next;
+        simplex.keep(&face);
         v = next_v;
+        if simplex.len == V::DIM + 1 {
+            // The solver keeps all DIM + 1 vertices only when the origin is strictly inside them.
+            report(observer, &simplex, v, Decision::Intersecting);
+            return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
+        }
         report(observer, &simplex, v, Decision::Continue);
     }
 }

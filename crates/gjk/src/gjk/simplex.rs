@@ -2,7 +2,7 @@
 
 use super::pair::DiffVertex;
 use crate::math::{Real, Vector};
-use crate::simplex::closest_to_origin;
+use crate::simplex::{closest_to_origin, Barycentric};
 
 /// The simplex GJK keeps, in the pair frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -36,43 +36,50 @@ impl<V: Vector> Simplex<V> {
         self.len += 1;
     }
 
+    /// Drops the vertex pushed last, giving back the simplex as it was before the push (a push changes nothing
+    /// else).
+    pub fn pop(&mut self) {
+        self.len -= 1;
+    }
+
     /// Replaces the simplex by its smallest face holding the point nearest the origin and returns that point.
     pub fn reduce(&mut self) -> V {
+        let (face, closest) = self.solve();
+        self.keep(&face);
+        closest
+    }
+
+    /// The smallest face holding the point nearest the origin, and that point, the simplex left as it is, so that
+    /// a caller can still drop a vertex it just pushed when the new face is no better.
+    ///
+    /// The point is computed directly as the origin's projection onto the kept face rather than as Σ λᵢ wᵢ: on a
+    /// thin triangle the weights carry the rounding of its small area, while the projection onto its plane (normal
+    /// from its two shortest edges) does not. A full simplex keeps all its vertices only around the origin.
+    pub fn solve(&self) -> (Face<V::Real>, V) {
         let mut w = [V::zero(); 4];
         for (o, v) in w.iter_mut().zip(self.vertices()) {
             *o = v.w;
         }
-        let bc = closest_to_origin(&w[..self.len]);
-        let mut kept = 0;
-        for i in 0..self.len {
-            if bc.mask & (1 << i) != 0 {
-                self.verts[kept] = self.verts[i];
-                self.lambda[kept] = bc.lambda[i];
-                kept += 1;
-            }
-        }
-        self.len = kept;
-        // Rounding can leave the weights summing to 1 ± a few ulps; the witness points want them to sum to 1.
-        let sum = self.lambda[..kept].iter().fold(V::Real::ZERO, |s, &l| s + l);
-        if sum > V::Real::ZERO {
-            for l in &mut self.lambda[..kept] {
-                *l /= sum;
-            }
-        }
-        self.closest()
+        let face = Face::new(&closest_to_origin(&w[..self.len]));
+        let at = |k: usize| w[face.index[k]];
+        let closest = match face.len {
+            1 => at(0),
+            3 if V::DIM == 3 => V::triangle_projection(at(0), at(1), at(2)).0,
+            n if n == V::DIM + 1 => V::zero(),
+            n => (0..n).fold(V::zero(), |acc, k| acc + at(k) * face.lambda[k]),
+        };
+        (face, closest)
     }
 
-    /// The point of the simplex nearest the origin, computed directly as the origin's projection onto the kept
-    /// face rather than as Σ λᵢ wᵢ: on a thin triangle the weights carry the rounding of its small area, while the
-    /// projection onto its plane (normal from its two shortest edges) does not.
-    pub fn closest(&self) -> V {
-        match self.len {
-            1 => self.verts[0].w,
-            3 if V::DIM == 3 => V::triangle_projection(self.verts[0].w, self.verts[1].w, self.verts[2].w).0,
-            // A full simplex keeps all its vertices only around the origin.
-            n if n == V::DIM + 1 => V::zero(),
-            _ => self.combine(|v| v.w),
+    /// Keeps only the vertices of `face`, in order, with its weights.
+    pub fn keep(&mut self, face: &Face<V::Real>) {
+        for (k, &i) in face.index[..face.len].iter().enumerate() {
+            if i != k {
+                self.verts[k] = self.verts[i];
+            }
         }
+        self.lambda = face.lambda;
+        self.len = face.len;
     }
 
     /// Σ λᵢ aᵢ and Σ λᵢ bᵢ: the closest points of the two cores (equal to each other when the origin is inside,
@@ -88,5 +95,35 @@ impl<V: Vector> Simplex<V> {
 
     fn combine(&self, f: impl Fn(&DiffVertex<V>) -> V) -> V {
         self.vertices().iter().zip(&self.lambda).fold(V::zero(), |acc, (v, &l)| acc + f(v) * l)
+    }
+}
+
+/// A face of the simplex: the indices of its vertices, in order, and their weights.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Face<R> {
+    pub index: [usize; 4],
+    pub lambda: [R; 4],
+    pub len: usize,
+}
+
+impl<R: Real> Face<R> {
+    /// The vertices `bc` selects, with their weights renormalised: rounding can leave the weights summing to
+    /// 1 ± a few ulps, and the witness points want them to sum to 1.
+    fn new(bc: &Barycentric<R>) -> Self {
+        let mut face = Self { index: [0; 4], lambda: [R::ZERO; 4], len: 0 };
+        for i in 0..4 {
+            if bc.mask & (1 << i) != 0 {
+                face.index[face.len] = i;
+                face.lambda[face.len] = bc.lambda[i];
+                face.len += 1;
+            }
+        }
+        let sum = face.lambda[..face.len].iter().fold(R::ZERO, |s, &l| s + l);
+        if sum > R::ZERO {
+            for l in &mut face.lambda[..face.len] {
+                *l /= sum;
+            }
+        }
+        face
     }
 }
