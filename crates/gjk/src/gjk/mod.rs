@@ -202,8 +202,10 @@ where
     Intersection { intersecting: core.outcome == Outcome::Intersecting, iterations: core.iterations, status }
 }
 
-/// Runs GJK on the pair, from and back into the warm-start cache.
-fn solve<V, A, B, O>(
+/// Runs GJK on the pair, from and back into the warm-start cache (two point cores without the loop when nobody
+/// observes).
+#[inline]
+pub(crate) fn solve<V, A, B, O>(
     pair: &mut Pair<'_, V, A, B>,
     cache: Option<&mut WarmStart<V>>,
     params: &Params<V::Real>,
@@ -216,6 +218,14 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
+    if !O::ENABLED {
+        if let Some(core) = run::run_points(pair, params) {
+            if let Some(cache) = cache {
+                cache.store(&core.simplex, cache.hint_a, cache.hint_b);
+            }
+            return core;
+        }
+    }
     match cache {
         Some(cache) => {
             pair.hint_a = cache.hint_a;

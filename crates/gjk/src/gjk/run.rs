@@ -25,6 +25,21 @@ const GAP_ULPS: f64 = 8.0;
 /// can make no more progress count as met: the answer is then as exact as the precision allows.
 const STALL_ULPS: f64 = 1024.0;
 
+/// The distance under which cores whose points are of magnitude `scale` count as touching (TOUCH_ULPS).
+fn touch_distance<R: Real>(scale: R) -> R {
+    R::from_f64(TOUCH_ULPS) * R::EPSILON * scale
+}
+
+/// The rounding noise of v·w (GAP_ULPS) for |v| = `vlen` and points of magnitude `scale`.
+fn gap_noise<R: Real>(vlen: R, scale: R) -> R {
+    R::from_f64(GAP_ULPS) * R::EPSILON * vlen * scale
+}
+
+/// How far apart the bounds of a run that can make no more progress may be and still count as met (STALL_ULPS).
+fn stall_rounding<R: Real>(scale: R) -> R {
+    R::from_f64(STALL_ULPS) * R::EPSILON * scale
+}
+
 /// What the loop is asked to do.
 pub(crate) struct Params<R> {
     pub max_iterations: u32,
@@ -105,9 +120,6 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
-    let eps = V::Real::EPSILON;
-    let touch_ulps = V::Real::from_f64(TOUCH_ULPS);
-    let gap_ulps = V::Real::from_f64(GAP_ULPS);
     let mut v = simplex.reduce();
     let mut lower = V::Real::ZERO;
     let mut iterations = 0;
@@ -118,13 +130,13 @@ where
         outcome,
         status,
         iterations,
-        touch: touch_ulps * eps * simplex.scale(),
+        touch: touch_distance(simplex.scale()),
     };
     loop {
         let v2 = v.length_squared();
         let vlen = v2.sqrt();
         // |v| is an upper bound on the core distance: within the radii (or at rounding level) the shapes touch.
-        if vlen <= params.stop_below + touch_ulps * eps * simplex.scale() {
+        if vlen <= params.stop_below + touch_distance(simplex.scale()) {
             return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
         }
         if iterations >= params.max_iterations {
@@ -147,12 +159,12 @@ where
         }
         // Duality gap |v|² − v·w: how much closer to the origin A − B might still reach beyond v.
         let gap = v2 - vw;
-        let noise = gap_ulps * eps * vlen * simplex.scale().max(w.w.max_abs());
+        let noise = gap_noise(vlen, simplex.scale().max(w.w.max_abs()));
         let converged = gap <= params.rel_tol * v2 + noise;
         if converged || simplex.contains(w.w) {
             // A repeated vertex with a real gap left means v itself is off by rounding: say so unless the bounds
             // already meet to within the rounding of the numbers in play.
-            let rounding = V::Real::from_f64(STALL_ULPS) * eps * simplex.scale().max(w.w.max_abs());
+            let rounding = stall_rounding(simplex.scale().max(w.w.max_abs()));
             let status = if converged || vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
             report(observer, &simplex, v, Decision::Converged);
             return finish(simplex, v, lower, Outcome::Closest, status, iterations);
@@ -164,7 +176,7 @@ where
             // No progress in this precision (or a NaN from a user's support function): keep the better simplex.
             // When the bounds already meet to within rounding of the numbers in play, that is convergence.
             simplex.pop();
-            let rounding = V::Real::from_f64(STALL_ULPS) * eps * simplex.scale().max(w.w.max_abs());
+            let rounding = stall_rounding(simplex.scale().max(w.w.max_abs()));
             let status = if vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
             report(observer, &simplex, v, Decision::Stalled);
             return finish(simplex, v, lower, Outcome::Closest, status, iterations);
@@ -178,6 +190,50 @@ where
         }
         report(observer, &simplex, v, Decision::Continue);
     }
+}
+
+/// GJK on two cores that are single points a and b (balls, points), without the loop: A − B is the one point
+/// w = a − b, which the loop would take as its first simplex; its first step asks the support along −w, gets w
+/// again and stops, with |w| as both bounds. The same numbers are computed here in the same order, so the answer
+/// is bit for bit the loop's, but no step is reported: callers take this path only when nobody observes. `None`
+/// when a core is not a point, or the loop would do something else (no iteration allowed, non-finite poses).
+#[inline]
+pub(crate) fn run_points<V, A, B>(pair: &Pair<'_, V, A, B>, params: &Params<V::Real>) -> Option<CoreResult<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (a, b) = (pair.a.point_core()?, pair.rel.transform_point(pair.b.point_core()?));
+    let w = a - b;
+    if params.max_iterations == 0 || !w.is_finite() {
+        return None;
+    }
+    let zero = V::Real::ZERO;
+    // The first direction: from A − B's centre (the point itself) toward the origin.
+    let dir = if w.length_squared() > zero { -w } else { V::axis(0) };
+    let (v2, scale) = (w.length_squared(), w.max_abs());
+    let vlen = v2.sqrt();
+    let core = |lower, outcome, status, iterations| CoreResult {
+        simplex: Simplex::new(DiffVertex { w, a, b, dir }),
+        v: w,
+        lower,
+        outcome,
+        status,
+        iterations,
+        touch: touch_distance(scale),
+    };
+    if vlen <= params.stop_below + touch_distance(scale) {
+        return Some(core(zero, Outcome::Intersecting, Status::Converged, 0));
+    }
+    // The step: v·w = |w|², so the lower bound is |w|²/|w| and the duality gap is zero.
+    let lower = if v2 > zero { zero.max(v2 / vlen) } else { zero };
+    if params.stop_above.is_some_and(|above| lower > above) {
+        return Some(core(lower, Outcome::Separated, Status::Converged, 1));
+    }
+    let converged = zero <= params.rel_tol * v2 + gap_noise(vlen, scale);
+    let status = if converged || vlen - lower <= stall_rounding(scale) { Status::Converged } else { Status::Stalled };
+    Some(core(lower, Outcome::Closest, status, 1))
 }
 
 /// A step in world coordinates: points of A − B rotate with A (translations cancel in a difference); the

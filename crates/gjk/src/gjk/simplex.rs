@@ -14,10 +14,10 @@ pub(crate) struct Simplex<V: Vector> {
 
 impl<V: Vector> Simplex<V> {
     pub fn new(first: DiffVertex<V>) -> Self {
-        let mut s = Self { verts: [DiffVertex::default(); 4], lambda: [V::Real::ZERO; 4], len: 1 };
-        s.verts[0] = first;
-        s.lambda[0] = V::Real::ONE;
-        s
+        // Slots past `len` are never read; filling them with `first` spares zeroing them first.
+        let mut lambda = [V::Real::ZERO; 4];
+        lambda[0] = V::Real::ONE;
+        Self { verts: [first; 4], lambda, len: 1 }
     }
 
     /// The used vertices.
