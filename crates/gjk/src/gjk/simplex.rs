@@ -2,7 +2,7 @@
 
 use super::pair::DiffVertex;
 use crate::math::{Real, Vector};
-use crate::simplex::{closest_to_origin, Barycentric};
+use crate::simplex::{solve, Barycentric};
 
 /// The simplex GJK keeps, in the pair frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,11 +60,13 @@ impl<V: Vector> Simplex<V> {
         for (o, v) in w.iter_mut().zip(self.vertices()) {
             *o = v.w;
         }
-        let face = Face::new(&closest_to_origin(&w[..self.len]));
+        let (bc, projected) = solve(&w[..self.len]);
+        let face = Face::new(&bc);
         let at = |k: usize| w[face.index[k]];
         let closest = match face.len {
             1 => at(0),
-            3 if V::DIM == 3 => V::triangle_projection(at(0), at(1), at(2)).0,
+            // The solver's projection when it has one (the same numbers: the kept triangle, in the same order).
+            3 if V::DIM == 3 => projected.unwrap_or_else(|| V::triangle_projection(at(0), at(1), at(2)).0),
             n if n == V::DIM + 1 => V::zero(),
             n => (0..n).fold(V::zero(), |acc, k| acc + at(k) * face.lambda[k]),
         };
