@@ -192,13 +192,33 @@ where
     }
 }
 
+/// The result of [`run_points`]: a [`CoreResult`] whose simplex is the one vertex, kept unpacked until a caller
+/// needs the simplex (a boolean query does not).
+pub(crate) struct PointRun<V: Vector> {
+    pub vertex: DiffVertex<V>,
+    pub lower: V::Real,
+    pub outcome: Outcome,
+    pub status: Status,
+    pub iterations: u32,
+    pub touch: V::Real,
+}
+
+impl<V: Vector> PointRun<V> {
+    /// The run as the loop returns it.
+    #[inline]
+    pub fn core(self) -> CoreResult<V> {
+        let PointRun { vertex, lower, outcome, status, iterations, touch } = self;
+        CoreResult { simplex: Simplex::new(vertex), v: vertex.w, lower, outcome, status, iterations, touch }
+    }
+}
+
 /// GJK on two cores that are single points a and b (balls, points), without the loop: A − B is the one point
 /// w = a − b, which the loop would take as its first simplex; its first step asks the support along −w, gets w
 /// again and stops, with |w| as both bounds. The same numbers are computed here in the same order, so the answer
 /// is bit for bit the loop's, but no step is reported: callers take this path only when nobody observes. `None`
 /// when a core is not a point, or the loop would do something else (no iteration allowed, non-finite poses).
 #[inline]
-pub(crate) fn run_points<V, A, B>(pair: &Pair<'_, V, A, B>, params: &Params<V::Real>) -> Option<CoreResult<V>>
+pub(crate) fn run_points<V, A, B>(pair: &Pair<'_, V, A, B>, params: &Params<V::Real>) -> Option<PointRun<V>>
 where
     V: Vector,
     A: SupportMap<V> + ?Sized,
@@ -214,16 +234,16 @@ where
     let dir = if w.length_squared() > zero { -w } else { V::axis(0) };
     let (v2, scale) = (w.length_squared(), w.max_abs());
     let vlen = v2.sqrt();
-    let core = |lower, outcome, status, iterations| CoreResult {
-        simplex: Simplex::new(DiffVertex { w, a, b, dir }),
-        v: w,
+    let touch = touch_distance(scale);
+    let core = |lower, outcome, status, iterations| PointRun {
+        vertex: DiffVertex { w, a, b, dir },
         lower,
         outcome,
         status,
         iterations,
-        touch: touch_distance(scale),
+        touch,
     };
-    if vlen <= params.stop_below + touch_distance(scale) {
+    if vlen <= params.stop_below + touch {
         return Some(core(zero, Outcome::Intersecting, Status::Converged, 0));
     }
     // The step: v·w = |w|², so the lower bound is |w|²/|w| and the duality gap is zero.
