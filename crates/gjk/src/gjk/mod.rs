@@ -215,8 +215,9 @@ impl Intersection {
 }
 
 /// Runs GJK on the pair, from and back into the warm-start cache (two point cores without the loop when nobody
-/// observes).
-#[inline]
+/// observes). Always inlined, as [`run::run_points`], so that the pair just formed is read from registers (see
+/// [`Iso::relative`]): 3D f64 sphere distance 82 → 63 ns.
+#[inline(always)]
 pub(crate) fn solve<V, A, B, O>(
     pair: &mut Pair<'_, V, A, B>,
     cache: Option<&mut WarmStart<V>>,
