@@ -172,7 +172,7 @@ where
         // The candidate simplex is solved in place; it is kept only if it brings v closer.
         simplex.push(w);
         let (face, next_v) = simplex.solve();
-        if !(next_v.length_squared() < v2) && face.len != V::DIM + 1 {
+        if !(next_v.length_squared() < v2) && face.len() != V::DIM + 1 {
             // No progress in this precision (or a NaN from a user's support function): keep the better simplex.
             // When the bounds already meet to within rounding of the numbers in play, that is convergence.
             simplex.pop();

@@ -62,26 +62,30 @@ impl<V: Vector> Simplex<V> {
         }
         let (bc, projected) = solve(&w[..self.len]);
         let face = Face::new(&bc);
-        let at = |k: usize| w[face.index[k]];
-        let closest = match face.len {
-            1 => at(0),
+        let closest = match face.len() {
+            1 => w[face.mask.trailing_zeros() as usize],
             // The solver's projection when it has one (the same numbers: the kept triangle, in the same order).
-            3 if V::DIM == 3 => projected.unwrap_or_else(|| V::triangle_projection(at(0), at(1), at(2)).0),
+            3 if V::DIM == 3 => projected.unwrap_or_else(|| {
+                let [i, j, k, _] = face.indices();
+                V::triangle_projection(w[i], w[j], w[k]).0
+            }),
             n if n == V::DIM + 1 => V::zero(),
-            n => (0..n).fold(V::zero(), |acc, k| acc + at(k) * face.lambda[k]),
+            n => face.indices()[..n].iter().fold(V::zero(), |acc, &i| acc + w[i] * face.lambda[i]),
         };
         (face, closest)
     }
 
     /// Keeps only the vertices of `face`, in order, with its weights.
     pub fn keep(&mut self, face: &Face<V::Real>) {
-        for (k, &i) in face.index[..face.len].iter().enumerate() {
+        let mut lambda = [V::Real::ZERO; 4];
+        for (k, &i) in face.indices()[..face.len()].iter().enumerate() {
             if i != k {
                 self.verts[k] = self.verts[i];
             }
+            lambda[k] = face.lambda[i];
         }
-        self.lambda = face.lambda;
-        self.len = face.len;
+        self.lambda = lambda;
+        self.len = face.len();
     }
 
     /// Σ λᵢ aᵢ and Σ λᵢ bᵢ: the closest points of the two cores (equal to each other when the origin is inside,
@@ -100,32 +104,45 @@ impl<V: Vector> Simplex<V> {
     }
 }
 
-/// A face of the simplex: the indices of its vertices, in order, and their weights.
+/// A face of the simplex: which vertices (bit i for vertex i) and their weights, at the vertices' own indices (zero
+/// elsewhere), so that nothing moves until the face is kept.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Face<R> {
-    pub index: [usize; 4],
+    pub mask: u8,
     pub lambda: [R; 4],
-    pub len: usize,
 }
 
 impl<R: Real> Face<R> {
     /// The vertices `bc` selects, with their weights renormalised: rounding can leave the weights summing to
-    /// 1 ± a few ulps, and the witness points want them to sum to 1.
+    /// 1 ± a few ulps, and the witness points want them to sum to 1. (The weights of the other vertices are exact
+    /// zeros, which change neither the sum nor, divided, themselves; a sum of exactly 1 divides nothing.)
     fn new(bc: &Barycentric<R>) -> Self {
-        let mut face = Self { index: [0; 4], lambda: [R::ZERO; 4], len: 0 };
-        for i in 0..4 {
-            if bc.mask & (1 << i) != 0 {
-                face.index[face.len] = i;
-                face.lambda[face.len] = bc.lambda[i];
-                face.len += 1;
-            }
-        }
-        let sum = face.lambda[..face.len].iter().fold(R::ZERO, |s, &l| s + l);
-        if sum > R::ZERO {
-            for l in &mut face.lambda[..face.len] {
+        let mut lambda = bc.lambda;
+        let sum = lambda.iter().fold(R::ZERO, |s, &l| s + l);
+        if sum > R::ZERO && sum != R::ONE {
+            for l in &mut lambda {
                 *l /= sum;
             }
         }
-        face
+        Self { mask: bc.mask, lambda }
+    }
+
+    /// How many vertices.
+    pub fn len(&self) -> usize {
+        self.mask.count_ones() as usize
+    }
+
+    /// The indices of the vertices, in order (the first `len` entries; zero after).
+    fn indices(&self) -> [usize; 4] {
+        let mut out = [0; 4];
+        let mut m = self.mask;
+        for o in &mut out {
+            if m == 0 {
+                break;
+            }
+            *o = m.trailing_zeros() as usize;
+            m &= m - 1;
+        }
+        out
     }
 }
