@@ -120,7 +120,8 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
-    let mut v = simplex.reduce();
+    // A single vertex (every cold start) is already reduced: it is its own nearest point, with weight 1.
+    let mut v = if simplex.len == 1 { simplex.verts[0].w } else { simplex.reduce() };
     let mut lower = V::Real::ZERO;
     let mut iterations = 0;
     let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
