@@ -191,7 +191,8 @@ pub struct QueryRow {
 
 /// The crossover inside real queries: `gjk::distance` on pairs of hulls of each count (configurations of the three
 /// regimes, `pairs` each), with the library's `ConvexPolytope`, with a wrapper that always scans and with one that
-/// always climbs (the replica walk, hint kept across the query's iterations as the library does).
+/// always climbs (the replica walk from the hint alone, kept across the query's iterations; the library's own
+/// climb also starts from its start table on hulls of 64 vertices or more).
 pub fn query_crossover<V: Space>(counts: &[usize], pairs: usize, plan: &Plan) -> Vec<QueryRow> {
     counts
         .iter()

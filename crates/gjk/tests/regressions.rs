@@ -270,3 +270,56 @@ fn capsule_and_cylinder_ray_fast_paths_agree_with_gjk() {
     println!("capsule/cylinder rays: {hits} hits, {ahead} ahead of the origin, normals agree on {agree}");
     assert_eq!(agree, ahead, "every normal agrees");
 }
+
+/// Two balls (point cores) skip the GJK loop when nobody observes; observed, the same queries run the loop. The
+/// answers must be the same bit for bit (compared through their `Debug` text, which tells −0 from +0): centres
+/// apart, touching within rounding, coincident, in f32 and f64, 2D and 3D, near and far from the origin, with
+/// rounded points and nested poses.
+#[test]
+fn point_cores_skip_the_loop_with_the_loops_answer() {
+    use gjk::math::{Real, Rot2, Vec2, Vector};
+    use gjk::penetration_with;
+    use gjk::shape::{Posed, Rounded};
+    use gjk::trace::Recorder;
+    use gjk::{intersection, WarmStart};
+
+    fn same<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(a: &A, pa: &Iso<V>, b: &B, pb: &Iso<V>) {
+        let opts = DistanceOptions::default();
+        let bound = DistanceOptions { max_distance: Some(V::Real::from_f64(0.25)), ..opts };
+        for o in [opts, bound] {
+            let fast = distance_with(a, pa, b, pb, &o, None, &mut ());
+            let looped = distance_with(a, pa, b, pb, &o, None, &mut Recorder::default());
+            assert_eq!(format!("{fast:?}"), format!("{looped:?}"));
+            let (mut c1, mut c2) = (WarmStart::default(), WarmStart::default());
+            let fast = distance_with(a, pa, b, pb, &o, Some(&mut c1), &mut ());
+            let looped = distance_with(a, pa, b, pb, &o, Some(&mut c2), &mut Recorder::default());
+            assert_eq!(format!("{fast:?}"), format!("{looped:?}"));
+            assert_eq!(format!("{c1:?}"), format!("{c2:?}"));
+            let fast = intersection(a, pa, b, pb, &o, None, &mut ());
+            let looped = intersection(a, pa, b, pb, &o, None, &mut Recorder::default());
+            assert_eq!(fast, looped);
+            let fast = penetration_with(a, pa, b, pb, &o, &mut ());
+            let looped = penetration_with(a, pa, b, pb, &o, &mut Recorder::default());
+            assert_eq!(format!("{fast:?}"), format!("{looped:?}"));
+        }
+    }
+    let (b1, b2) = (Ball::new(0.5).unwrap(), Ball::new(0.25).unwrap());
+    let q = DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+    for far in [0.0, 1e6] {
+        for (x, y) in [(2.0, 0.3), (0.75, 0.0), (0.7, 0.1), (0.0, 0.0), (1e-9, -3.0)] {
+            let pa = Iso::new(q, DVec3::new(far, -far, 0.5 * far));
+            let pb = Iso::new(q.inverse(), pa.translation + DVec3::new(x, y, -0.1 * x));
+            same(&b1, &pa, &b2, &pb);
+            same(&Point::new(DVec3::new(0.1, 0.2, 0.3)).unwrap(), &pa, &b1, &pb);
+            same(&Rounded::new(b2, 0.125).unwrap(), &pa, &Posed::new(b1, Iso::new(q, DVec3::X)), &pb);
+            let (pa32, pb32) =
+                (Iso::new(q.as_quat(), pa.translation.as_vec3()), Iso::new(Quat::IDENTITY, pb.translation.as_vec3()));
+            same(&Ball::new(0.5f32).unwrap(), &pa32, &Ball::new(0.25f32).unwrap(), &pb32);
+            let pa2 = Iso::new(Rot2::from_angle(0.3), DVec2::new(far, 0.0));
+            let pb2 = Iso::new(Rot2::from_angle(-1.0), DVec2::new(far + x, y));
+            same(&b1, &pa2, &b2, &pb2);
+            let pb2f = Iso::new(Rot2::from_angle(-1.0f32), Vec2::new(x as f32, y as f32));
+            same(&Ball::new(0.5f32).unwrap(), &Iso::identity(), &Ball::new(0.25f32).unwrap(), &pb2f);
+        }
+    }
+}

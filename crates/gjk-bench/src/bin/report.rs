@@ -567,8 +567,9 @@ fn write_report(
             w,
             "\nCrossover: the smallest count from which the climb beats the scan at that count and every larger \
              one. *Inside `gjk::distance`*: whole queries on hull pairs of that count (configurations of all three \
-             regimes), with wrappers that always scan or always climb (the hint is kept across a query's \
-             iterations and starts at vertex 0, as in the library): this is the figure to set \
+             regimes), with wrappers that always scan or always climb (from the hint alone, kept across a query's \
+             iterations and starting at vertex 0; the library also starts from its table of support vertices on \
+             hulls of 64 vertices or more, so it can beat both): this is the figure to set \
              `HILL_CLIMB_MIN_VERTICES` from. It is one constant for 2D and 3D.\n"
         );
         for (space, rows) in in_query {

@@ -73,17 +73,21 @@ impl<V: Vector3> Polytope<V> {
         if self.nv == MAX_VERTS {
             return false;
         }
-        let visible = |f: &Face<V>, verts: &[DiffVertex<V>]| f.n.dot(w.w - verts[f.idx[0] as usize].w) > eps;
+        // Which faces see w, decided once (a bit per face) for the three passes below.
+        let mut visible = [0u64; MAX_FACES / 64];
+        for (f, face) in self.faces[..self.nf].iter().enumerate() {
+            if face.n.dot(w.w - self.verts[face.idx[0] as usize].w) > eps {
+                visible[f / 64] |= 1 << (f % 64);
+            }
+        }
+        let sees = |f: usize| visible[f / 64] & (1 << (f % 64)) != 0;
         // eps is 1e3·ε·scale (see `expand`'s caller): this is 1e-6·scale in either precision.
         let reject = eps * V::Real::from_f64(1e-9) / V::Real::EPSILON;
         // Horizon: edges of visible faces whose twin belongs to a hidden face. Directed as in the visible face,
         // so the new face (edge, w) keeps the outward winding.
         let mut horizon = [(0u16, 0u16); MAX_HORIZON];
         let mut nh = 0;
-        for f in 0..self.nf {
-            if !visible(&self.faces[f], &self.verts) {
-                continue;
-            }
+        for f in (0..self.nf).filter(|&f| sees(f)) {
             let idx = self.faces[f].idx;
             for e in 0..3 {
                 let (a, b) = (idx[e], idx[(e + 1) % 3]);
@@ -102,7 +106,7 @@ impl<V: Vector3> Polytope<V> {
         if nh < 3 {
             return false;
         }
-        let keep = self.faces[..self.nf].iter().filter(|f| !visible(f, &self.verts)).count();
+        let keep = (0..self.nf).filter(|&f| !sees(f)).count();
         if keep + nh > MAX_FACES {
             return false;
         }
@@ -122,7 +126,7 @@ impl<V: Vector3> Polytope<V> {
         self.nv += 1;
         let mut out = 0;
         for f in 0..self.nf {
-            if !visible(&self.faces[f], &self.verts) {
+            if !sees(f) {
                 self.faces[out] = self.faces[f];
                 out += 1;
             }

@@ -8,7 +8,7 @@
 pub mod dim2;
 pub mod dim3;
 
-use crate::gjk::run::{initial_simplex, run, Outcome, Params};
+use crate::gjk::run::{Outcome, Params};
 use crate::gjk::{DiffVertex, DistanceOptions, Pair, Status};
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
@@ -143,8 +143,7 @@ where
     let (ra, rb) = pair.radii();
     // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching.
     let params = Params::new(options, V::Real::ZERO, None);
-    let start = initial_simplex(&mut pair, &[]);
-    let core = run(&mut pair, start, &params, observer, pose_a);
+    let core = crate::gjk::solve(&mut pair, None, &params, observer, pose_a);
     // A run that stalled without its lower bound proving a gap may be overlapping shapes thinner than rounding can
     // resolve by GJK alone (a 1e-9 slab against itself): EPA decides.
     let unproven = core.outcome != Outcome::Intersecting && core.lower <= core.touch;

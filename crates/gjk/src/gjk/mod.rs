@@ -196,14 +196,29 @@ where
     let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
     let params = Params::new(options, ra + rb, Some(ra + rb));
+    // Two point cores with nothing to keep or observe: the answer needs no simplex.
+    if !O::ENABLED && cache.is_none() {
+        if let Some(run) = run::run_points(&pair, &params) {
+            return Intersection::new(run.outcome, run.iterations, run.status);
+        }
+    }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
-    // Stopping on a separating plane is a decided answer, not a bound on a distance nobody asked for.
-    let status = if core.status == Status::AboveBound { Status::Converged } else { core.status };
-    Intersection { intersecting: core.outcome == Outcome::Intersecting, iterations: core.iterations, status }
+    Intersection::new(core.outcome, core.iterations, core.status)
 }
 
-/// Runs GJK on the pair, from and back into the warm-start cache.
-fn solve<V, A, B, O>(
+impl Intersection {
+    fn new(outcome: Outcome, iterations: u32, status: Status) -> Self {
+        // Stopping on a separating plane is a decided answer, not a bound on a distance nobody asked for.
+        let status = if status == Status::AboveBound { Status::Converged } else { status };
+        Self { intersecting: outcome == Outcome::Intersecting, iterations, status }
+    }
+}
+
+/// Runs GJK on the pair, from and back into the warm-start cache (two point cores without the loop when nobody
+/// observes). Always inlined, as [`run::run_points`], so that the pair just formed is read from registers (see
+/// [`Iso::relative`]): 3D f64 sphere distance 82 → 63 ns.
+#[inline(always)]
+pub(crate) fn solve<V, A, B, O>(
     pair: &mut Pair<'_, V, A, B>,
     cache: Option<&mut WarmStart<V>>,
     params: &Params<V::Real>,
@@ -216,6 +231,14 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
+    if !O::ENABLED {
+        if let Some(core) = run::run_points(pair, params).map(run::PointRun::core) {
+            if let Some(cache) = cache {
+                cache.store(&core.simplex, cache.hint_a, cache.hint_b);
+            }
+            return core;
+        }
+    }
     match cache {
         Some(cache) => {
             pair.hint_a = cache.hint_a;

@@ -2,7 +2,7 @@
 
 use super::pair::DiffVertex;
 use crate::math::{Real, Vector};
-use crate::simplex::closest_to_origin;
+use crate::simplex::{solve, Barycentric};
 
 /// The simplex GJK keeps, in the pair frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -14,10 +14,10 @@ pub(crate) struct Simplex<V: Vector> {
 
 impl<V: Vector> Simplex<V> {
     pub fn new(first: DiffVertex<V>) -> Self {
-        let mut s = Self { verts: [DiffVertex::default(); 4], lambda: [V::Real::ZERO; 4], len: 1 };
-        s.verts[0] = first;
-        s.lambda[0] = V::Real::ONE;
-        s
+        // Slots past `len` are never read; filling them with `first` spares zeroing them first.
+        let mut lambda = [V::Real::ZERO; 4];
+        lambda[0] = V::Real::ONE;
+        Self { verts: [first; 4], lambda, len: 1 }
     }
 
     /// The used vertices.
@@ -36,43 +36,56 @@ impl<V: Vector> Simplex<V> {
         self.len += 1;
     }
 
+    /// Drops the vertex pushed last, giving back the simplex as it was before the push (a push changes nothing
+    /// else).
+    pub fn pop(&mut self) {
+        self.len -= 1;
+    }
+
     /// Replaces the simplex by its smallest face holding the point nearest the origin and returns that point.
     pub fn reduce(&mut self) -> V {
+        let (face, closest) = self.solve();
+        self.keep(&face);
+        closest
+    }
+
+    /// The smallest face holding the point nearest the origin, and that point, the simplex left as it is, so that
+    /// a caller can still drop a vertex it just pushed when the new face is no better.
+    ///
+    /// The point is computed directly as the origin's projection onto the kept face rather than as Σ λᵢ wᵢ: on a
+    /// thin triangle the weights carry the rounding of its small area, while the projection onto its plane (normal
+    /// from its two shortest edges) does not. A full simplex keeps all its vertices only around the origin.
+    pub fn solve(&self) -> (Face<V::Real>, V) {
         let mut w = [V::zero(); 4];
         for (o, v) in w.iter_mut().zip(self.vertices()) {
             *o = v.w;
         }
-        let bc = closest_to_origin(&w[..self.len]);
-        let mut kept = 0;
-        for i in 0..self.len {
-            if bc.mask & (1 << i) != 0 {
-                self.verts[kept] = self.verts[i];
-                self.lambda[kept] = bc.lambda[i];
-                kept += 1;
-            }
-        }
-        self.len = kept;
-        // Rounding can leave the weights summing to 1 ± a few ulps; the witness points want them to sum to 1.
-        let sum = self.lambda[..kept].iter().fold(V::Real::ZERO, |s, &l| s + l);
-        if sum > V::Real::ZERO {
-            for l in &mut self.lambda[..kept] {
-                *l /= sum;
-            }
-        }
-        self.closest()
+        let (bc, projected) = solve(&w[..self.len]);
+        let face = Face::new(&bc);
+        let closest = match face.len() {
+            1 => w[face.mask.trailing_zeros() as usize],
+            // The solver's projection when it has one (the same numbers: the kept triangle, in the same order).
+            3 if V::DIM == 3 => projected.unwrap_or_else(|| {
+                let [i, j, k, _] = face.indices();
+                V::triangle_projection(w[i], w[j], w[k]).0
+            }),
+            n if n == V::DIM + 1 => V::zero(),
+            n => face.indices()[..n].iter().fold(V::zero(), |acc, &i| acc + w[i] * face.lambda[i]),
+        };
+        (face, closest)
     }
 
-    /// The point of the simplex nearest the origin, computed directly as the origin's projection onto the kept
-    /// face rather than as Σ λᵢ wᵢ: on a thin triangle the weights carry the rounding of its small area, while the
-    /// projection onto its plane (normal from its two shortest edges) does not.
-    pub fn closest(&self) -> V {
-        match self.len {
-            1 => self.verts[0].w,
-            3 if V::DIM == 3 => V::triangle_projection(self.verts[0].w, self.verts[1].w, self.verts[2].w).0,
-            // A full simplex keeps all its vertices only around the origin.
-            n if n == V::DIM + 1 => V::zero(),
-            _ => self.combine(|v| v.w),
+    /// Keeps only the vertices of `face`, in order, with its weights.
+    pub fn keep(&mut self, face: &Face<V::Real>) {
+        let mut lambda = [V::Real::ZERO; 4];
+        for (k, &i) in face.indices()[..face.len()].iter().enumerate() {
+            if i != k {
+                self.verts[k] = self.verts[i];
+            }
+            lambda[k] = face.lambda[i];
         }
+        self.lambda = lambda;
+        self.len = face.len();
     }
 
     /// Σ λᵢ aᵢ and Σ λᵢ bᵢ: the closest points of the two cores (equal to each other when the origin is inside,
@@ -88,5 +101,48 @@ impl<V: Vector> Simplex<V> {
 
     fn combine(&self, f: impl Fn(&DiffVertex<V>) -> V) -> V {
         self.vertices().iter().zip(&self.lambda).fold(V::zero(), |acc, (v, &l)| acc + f(v) * l)
+    }
+}
+
+/// A face of the simplex: which vertices (bit i for vertex i) and their weights, at the vertices' own indices (zero
+/// elsewhere), so that nothing moves until the face is kept.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Face<R> {
+    pub mask: u8,
+    pub lambda: [R; 4],
+}
+
+impl<R: Real> Face<R> {
+    /// The vertices `bc` selects, with their weights renormalised: rounding can leave the weights summing to
+    /// 1 ± a few ulps, and the witness points want them to sum to 1. (The weights of the other vertices are exact
+    /// zeros, which change neither the sum nor, divided, themselves; a sum of exactly 1 divides nothing.)
+    fn new(bc: &Barycentric<R>) -> Self {
+        let mut lambda = bc.lambda;
+        let sum = lambda.iter().fold(R::ZERO, |s, &l| s + l);
+        if sum > R::ZERO && sum != R::ONE {
+            for l in &mut lambda {
+                *l /= sum;
+            }
+        }
+        Self { mask: bc.mask, lambda }
+    }
+
+    /// How many vertices.
+    pub fn len(&self) -> usize {
+        self.mask.count_ones() as usize
+    }
+
+    /// The indices of the vertices, in order (the first `len` entries; zero after).
+    fn indices(&self) -> [usize; 4] {
+        let mut out = [0; 4];
+        let mut m = self.mask;
+        for o in &mut out {
+            if m == 0 {
+                break;
+            }
+            *o = m.trailing_zeros() as usize;
+            m &= m - 1;
+        }
+        out
     }
 }

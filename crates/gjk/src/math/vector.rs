@@ -117,9 +117,10 @@ pub trait Vector:
     /// onto which the triangle projects with the largest area (signed volumes, Montanari et al. 2017, §3.2).
     #[doc(hidden)]
     fn triangle_projection(a: Self, b: Self, c: Self) -> (Self, usize, usize);
-    /// Closest point to the origin of a full-dimensional simplex (a triangle in 2D, a tetrahedron in 3D).
+    /// Closest point to the origin of a full-dimensional simplex (a triangle in 2D, a tetrahedron in 3D), with the
+    /// projection onto the face holding it when that is a triangle (3D).
     #[doc(hidden)]
-    fn solve_full_simplex(p: &[Self; 4]) -> Barycentric<Self::Real>;
+    fn solve_full_simplex(p: &[Self; 4]) -> (Barycentric<Self::Real>, Option<Self>);
     /// Unit normal (either sign) of a facet given by DIM points — a segment in 2D, a triangle in 3D — computed from
     /// the facet's edges, so it stays exact when the facet passes within rounding of the origin. `None` for another
     /// count of points or a degenerate facet.
@@ -182,8 +183,8 @@ macro_rules! impl_vector2 {
                 (<$v>::ZERO, 0, 1)
             }
             #[inline]
-            fn solve_full_simplex(p: &[Self; 4]) -> Barycentric<$r> {
-                dim2::solve_triangle_full(p[0], p[1], p[2])
+            fn solve_full_simplex(p: &[Self; 4]) -> (Barycentric<$r>, Option<Self>) {
+                (dim2::solve_triangle_full(p[0], p[1], p[2]), None)
             }
             fn expand_polytope(
                 start: &[DiffVertex<Self>],
@@ -242,8 +243,8 @@ macro_rules! impl_vector3 {
                 dim3::triangle_projection(a, b, c)
             }
             #[inline]
-            fn solve_full_simplex(p: &[Self; 4]) -> Barycentric<$r> {
-                dim3::solve_tetrahedron(p)
+            fn solve_full_simplex(p: &[Self; 4]) -> (Barycentric<$r>, Option<Self>) {
+                dim3::tetrahedron(p)
             }
             fn expand_polytope(
                 start: &[DiffVertex<Self>],

@@ -29,6 +29,10 @@ impl<V: Vector> SupportMap<V> for Ball<V::Real> {
     fn center(&self) -> V {
         V::zero()
     }
+    #[inline]
+    fn point_core(&self) -> Option<V> {
+        Some(V::zero())
+    }
     fn local_aabb(&self) -> Aabb<V> {
         Aabb::new(V::zero(), V::zero()).loosened(self.radius)
     }

@@ -86,6 +86,14 @@ pub trait SupportMap<V: Vector> {
         self.local_aabb().center()
     }
 
+    /// The core's one point, for shapes whose core is a single point (balls, points): `support` answers it for
+    /// every direction and `center` is it. Queries between two such shapes then know GJK's run in advance and
+    /// skip the loop. `None` (the default) for every other shape.
+    #[inline]
+    fn point_core(&self) -> Option<V> {
+        None
+    }
+
     /// The feature of the core (vertex, edge or face) that supports `dir`, for contact manifolds. Polyhedral
     /// shapes report the face whose normal is closest to `dir`; the default, right for strictly convex shapes, is
     /// the support point alone.
@@ -148,6 +156,10 @@ macro_rules! forward_support_map {
             #[inline]
             fn center(&self) -> V {
                 (**self).center()
+            }
+            #[inline]
+            fn point_core(&self) -> Option<V> {
+                (**self).point_core()
             }
             fn local_aabb(&self) -> Aabb<V> {
                 (**self).local_aabb()

@@ -23,6 +23,10 @@ impl<V: Vector> SupportMap<V> for Point<V> {
     fn center(&self) -> V {
         self.at
     }
+    #[inline]
+    fn point_core(&self) -> Option<V> {
+        Some(self.at)
+    }
     fn local_aabb(&self) -> Aabb<V> {
         Aabb::new(self.at, self.at)
     }

@@ -35,6 +35,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Posed<S, V> {
     fn center(&self) -> V {
         self.pose.transform_point(self.shape.center())
     }
+    #[inline]
+    fn point_core(&self) -> Option<V> {
+        self.shape.point_core().map(|p| self.pose.transform_point(p))
+    }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         self.shape.support_feature(self.pose.inverse_transform_vector(dir), out);
         out.map(|p| self.pose.transform_point(p));

@@ -34,6 +34,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S, V::Real> {
     fn center(&self) -> V {
         self.shape.center()
     }
+    #[inline]
+    fn point_core(&self) -> Option<V> {
+        self.shape.point_core()
+    }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         self.shape.support_feature(dir, out)
     }

@@ -1,6 +1,6 @@
 //! The 3D specifics of the simplex solver: the projection plane of a triangle, and the tetrahedron (S3D).
 
-use super::{best_of_faces, same_sign, solve_triangle, Barycentric};
+use super::{best_of_faces, same_sign, triangle, Barycentric, Solved};
 use crate::math::{Real, Vector3};
 
 /// The foot of the perpendicular from the origin to the plane of `abc`, and the coordinate plane (x, y) where the
@@ -47,6 +47,11 @@ fn det<V: Vector3>(a: V, b: V, c: V) -> V::Real {
 /// replaced by the origin; they sum to the whole volume `mu`. All agreeing in sign puts the origin inside (the
 /// shapes intersect); a disagreeing one puts it beyond the opposite face, which is solved as a triangle.
 pub fn solve_tetrahedron<V: Vector3>(p: &[V; 4]) -> Barycentric<V::Real> {
+    tetrahedron(p).0
+}
+
+/// [`solve_tetrahedron`] with the projection of [`Solved`] when the closest point is inside a face.
+pub(crate) fn tetrahedron<V: Vector3>(p: &[V; 4]) -> Solved<V> {
     let [a, b, c, d] = *p;
     let mu = det(b - a, c - a, d - a);
     let sub = [det(b, c, d), -det(a, c, d), det(a, b, d), -det(a, b, c)];
@@ -55,10 +60,10 @@ pub fn solve_tetrahedron<V: Vector3>(p: &[V; 4]) -> Barycentric<V::Real> {
         for i in 0..4 {
             lambda[i] = sub[i] / mu;
         }
-        return Barycentric { mask: 0b1111, lambda };
+        return (Barycentric { mask: 0b1111, lambda }, None);
     }
     let degenerate = !(mu.abs() > V::Real::ZERO);
-    best_of_faces(p, |skip| degenerate || !same_sign(mu, sub[skip]), |f: &[V; 3]| solve_triangle(f[0], f[1], f[2]))
+    best_of_faces(p, |skip| degenerate || !same_sign(mu, sub[skip]), |f: &[V; 3]| triangle(f[0], f[1], f[2]))
 }
 
 #[cfg(test)]

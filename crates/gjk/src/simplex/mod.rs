@@ -75,10 +75,20 @@ pub(crate) fn same_sign<R: Real>(a: R, b: R) -> bool {
 /// assert_eq!(bc.lambda[0], 0.5);
 /// ```
 pub fn closest_to_origin<V: Vector>(p: &[V]) -> Barycentric<V::Real> {
+    solve(p).0
+}
+
+/// A solved simplex: the barycentric coordinates of the closest point and, when that point lies inside a triangle
+/// (3D), the point itself as the solver found it on the way, the origin's projection onto the triangle's plane.
+/// GJK wants that projection rather than Σ λᵢ pᵢ, which carries the rounding of a thin triangle's small area.
+pub(crate) type Solved<V> = (Barycentric<<V as Vector>::Real>, Option<V>);
+
+/// [`closest_to_origin`] with the projection of [`Solved`].
+pub(crate) fn solve<V: Vector>(p: &[V]) -> Solved<V> {
     match p.len() {
-        1 => Barycentric::vertex(0),
-        2 => solve_segment(p[0], p[1]),
-        3 => solve_triangle(p[0], p[1], p[2]),
+        1 => (Barycentric::vertex(0), None),
+        2 => (solve_segment(p[0], p[1]), None),
+        3 => triangle(p[0], p[1], p[2]),
         _ => V::solve_full_simplex(&[p[0], p[1], p[2], p[3]]),
     }
 }
@@ -116,6 +126,11 @@ pub fn solve_segment<V: Vector>(a: V, b: V) -> Barycentric<V::Real> {
 /// coordinate plane where the triangle's shadow is largest; where a sub-area disagrees in sign with the whole,
 /// the origin lies beyond the opposite edge and that edge is solved instead.
 pub fn solve_triangle<V: Vector>(a: V, b: V, c: V) -> Barycentric<V::Real> {
+    triangle(a, b, c).0
+}
+
+/// [`solve_triangle`] with the projection of [`Solved`] when the origin projects inside the triangle.
+pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
     let pts = [a, b, c];
     let (p0, x, y) = V::triangle_projection(a, b, c);
     let area = |p: V, q: V, r: V| {
@@ -128,12 +143,12 @@ pub fn solve_triangle<V: Vector>(a: V, b: V, c: V) -> Barycentric<V::Real> {
         for i in 0..3 {
             lambda[i] = sub[i] / mu;
         }
-        return Barycentric { mask: 0b111, lambda };
+        return (Barycentric { mask: 0b111, lambda }, Some(p0));
     }
     // The closest point is on an edge: try each edge whose opposite sub-area has the wrong sign (all three
     // when the triangle is degenerate and no sign can be trusted) and keep the nearest.
     let degenerate = !(mu.abs() > V::Real::ZERO);
-    best_of_faces(&pts, |skip| degenerate || !same_sign(mu, sub[skip]), |q: &[V; 2]| solve_segment(q[0], q[1]))
+    best_of_faces(&pts, |skip| degenerate || !same_sign(mu, sub[skip]), |q: &[V; 2]| (solve_segment(q[0], q[1]), None))
 }
 
 /// Runs `solve` on every facet (the simplex without vertex `skip`) that `wanted(skip)` selects and keeps the
@@ -141,9 +156,9 @@ pub fn solve_triangle<V: Vector>(a: V, b: V, c: V) -> Barycentric<V::Real> {
 pub(crate) fn best_of_faces<V: Vector, const N: usize, const M: usize>(
     pts: &[V; N],
     wanted: impl Fn(usize) -> bool,
-    solve: impl Fn(&[V; M]) -> Barycentric<V::Real>,
-) -> Barycentric<V::Real> {
-    let mut best: Option<(V::Real, Barycentric<V::Real>)> = None;
+    solve: impl Fn(&[V; M]) -> Solved<V>,
+) -> Solved<V> {
+    let mut best: Option<(V::Real, Solved<V>)> = None;
     for skip in 0..N {
         if !wanted(skip) {
             continue;
@@ -154,13 +169,14 @@ pub(crate) fn best_of_faces<V: Vector, const N: usize, const M: usize>(
             map[k] = i;
             face[k] = pts[i];
         }
-        let bc = solve(&face).lift(&map);
+        let (bc, projected) = solve(&face);
+        let bc = bc.lift(&map);
         let d2 = bc.combine(pts).length_squared();
         if best.as_ref().is_none_or(|(bd, _)| d2 < *bd) {
-            best = Some((d2, bc));
+            best = Some((d2, (bc, projected)));
         }
     }
     // Unreachable in practice (some sign must disagree when the origin is outside); the last vertex is a valid
     // answer all the same.
-    best.map_or(Barycentric::vertex(N - 1), |(_, bc)| bc)
+    best.map_or((Barycentric::vertex(N - 1), None), |(_, solved)| solved)
 }
