@@ -1,7 +1,8 @@
 //! A rigid-body scene of colliding boxes: a stack of six crates on the ground, and three more dropped tumbling
 //! beside it.
 //!
-//! Each frame, every pair of bodies gets its contact manifold from `gjk::manifold::contact_manifold` (up to four
+//! Each frame, the broadphase (`gjk::broadphase::SweepAndPrune`) picks the pairs whose bounding boxes come within
+//! the prediction distance, and each gets its contact manifold from `gjk::manifold::contact_manifold` (up to four
 //! points, each with its depth and an id that stays the same while the same features touch). A small
 //! sequential-impulse solver (Catto's, as in Box2D) then makes the contacts push apart and hold with friction:
 //! twenty passes over the contacts, penetration beyond a small slop removed by a Baumgarte bias, gaps within the
@@ -14,9 +15,10 @@
 
 use std::collections::HashMap;
 
+use gjk::broadphase::SweepAndPrune;
 use gjk::manifold::contact_manifold;
 use gjk::math::{DQuat, DVec3, Iso};
-use gjk::shape::Cuboid;
+use gjk::shape::{Aabb, Cuboid, SupportMap};
 
 const DT: f64 = 1.0 / 60.0;
 const GRAVITY: DVec3 = DVec3::new(0.0, -9.81, 0.0);
@@ -104,12 +106,13 @@ fn main() {
     let top_start = bodies[stack_top].x;
 
     let mut warm: HashMap<(usize, usize, u64), [f64; 3]> = HashMap::new();
+    let (mut broadphase, mut candidates) = (SweepAndPrune::new(), Vec::new());
     let seconds = 5;
     for frame in 1..=seconds * 60 {
         for b in bodies.iter_mut().filter(|b| b.inv_mass > 0.0) {
             b.v += GRAVITY * DT;
         }
-        let mut constraints = contacts(&bodies, &warm);
+        let mut constraints = contacts(&bodies, &warm, &mut broadphase, &mut candidates);
         // Warm start: last frame's impulses first.
         for c in &constraints {
             let p = c.axes[0] * c.impulse[0] + c.axes[1] * c.impulse[1] + c.axes[2] * c.impulse[2];
@@ -151,40 +154,48 @@ fn main() {
 
 /// Every contact of every pair of bodies that are not both static, with last frame's impulses where the same
 /// contact (same pair, same id) existed.
-fn contacts(bodies: &[Body], warm: &HashMap<(usize, usize, u64), [f64; 3]>) -> Vec<Constraint> {
+fn contacts(
+    bodies: &[Body],
+    warm: &HashMap<(usize, usize, u64), [f64; 3]>,
+    broadphase: &mut SweepAndPrune,
+    candidates: &mut Vec<(u32, u32)>,
+) -> Vec<Constraint> {
+    // Only pairs whose bounding boxes, grown by the prediction distance, overlap can have contacts.
+    let boxes: Vec<Aabb<DVec3>> =
+        bodies.iter().map(|b| b.shape.local_aabb().transformed(&b.pose()).loosened(PREDICTION / 2.0)).collect();
+    broadphase.pairs(&boxes, candidates);
     let mut out = Vec::new();
-    for a in 0..bodies.len() {
-        for b in a + 1..bodies.len() {
-            let (ba, bb) = (&bodies[a], &bodies[b]);
-            if ba.inv_mass == 0.0 && bb.inv_mass == 0.0 {
-                continue;
-            }
-            let m = contact_manifold(&ba.shape, &ba.pose(), &bb.shape, &bb.pose(), PREDICTION);
-            let n = m.normal;
-            let t1 = if n.x.abs() > 0.6 { DVec3::Y } else { DVec3::X }.cross(n).normalize();
-            let axes = [n, t1, n.cross(t1)];
-            for contact in m.contacts() {
-                let p = (contact.point_a + contact.point_b) * 0.5;
-                let (ra, rb) = (p - ba.x, p - bb.x);
-                let inv_k = axes.map(|u| {
-                    let k = ba.inv_mass
-                        + bb.inv_mass
-                        + u.dot(ba.inv_inertia_times(ra.cross(u)).cross(ra))
-                        + u.dot(bb.inv_inertia_times(rb.cross(u)).cross(rb));
-                    1.0 / k
-                });
-                // Overlapping beyond the slop: push apart a share of it. Apart by a gap: may close it this frame.
-                let target = if contact.depth > SLOP {
-                    BAUMGARTE * (contact.depth - SLOP) / DT
-                } else if contact.depth < 0.0 {
-                    contact.depth / DT
-                } else {
-                    0.0
-                };
-                let key = (a, b, contact.id);
-                let impulse = warm.get(&key).copied().unwrap_or([0.0; 3]);
-                out.push(Constraint { a, b, ra, rb, axes, inv_k, target, impulse, key });
-            }
+    for &(a, b) in candidates.iter() {
+        let (a, b) = (a as usize, b as usize);
+        let (ba, bb) = (&bodies[a], &bodies[b]);
+        if ba.inv_mass == 0.0 && bb.inv_mass == 0.0 {
+            continue;
+        }
+        let m = contact_manifold(&ba.shape, &ba.pose(), &bb.shape, &bb.pose(), PREDICTION);
+        let n = m.normal;
+        let t1 = if n.x.abs() > 0.6 { DVec3::Y } else { DVec3::X }.cross(n).normalize();
+        let axes = [n, t1, n.cross(t1)];
+        for contact in m.contacts() {
+            let p = (contact.point_a + contact.point_b) * 0.5;
+            let (ra, rb) = (p - ba.x, p - bb.x);
+            let inv_k = axes.map(|u| {
+                let k = ba.inv_mass
+                    + bb.inv_mass
+                    + u.dot(ba.inv_inertia_times(ra.cross(u)).cross(ra))
+                    + u.dot(bb.inv_inertia_times(rb.cross(u)).cross(rb));
+                1.0 / k
+            });
+            // Overlapping beyond the slop: push apart a share of it. Apart by a gap: may close it this frame.
+            let target = if contact.depth > SLOP {
+                BAUMGARTE * (contact.depth - SLOP) / DT
+            } else if contact.depth < 0.0 {
+                contact.depth / DT
+            } else {
+                0.0
+            };
+            let key = (a, b, contact.id);
+            let impulse = warm.get(&key).copied().unwrap_or([0.0; 3]);
+            out.push(Constraint { a, b, ra, rb, axes, inv_k, target, impulse, key });
         }
     }
     out

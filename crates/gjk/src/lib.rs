@@ -27,6 +27,7 @@
 //! * [`manifold`] — contact manifolds (up to four points, with stable ids).
 //! * [`cast`] — ray casts, linear shape casts and rotating time of impact.
 //! * [`batch`] — many queries on every core (feature `rayon`).
+//! * [`broadphase`] — which of many bodies may touch, from their bounding boxes (sweep and prune).
 //! * [`trace`] — the observer hook that sees every step.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -35,6 +36,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod batch;
+pub mod broadphase;
 pub mod cast;
 pub mod epa;
 pub mod gjk;
