@@ -8,6 +8,7 @@
 mod cache;
 mod pair;
 pub(crate) mod run;
+mod sat;
 mod simplex;
 
 pub use cache::WarmStart;
@@ -158,7 +159,8 @@ where
     finish_distance(&core, ra, rb, pose_a)
 }
 
-/// True when the shapes overlap or touch. Stops at the first separating direction found.
+/// True when the shapes overlap or touch (the same answer as [`distance`]'s `intersecting`). Stops at the first
+/// separating direction found; two [`Cuboid`](crate::shape::Cuboid)s are decided by separating axes.
 ///
 /// ```
 /// use gjk::math::{DVec2, Iso, Rot2};
@@ -174,6 +176,16 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    if let (Some(ha), Some(hb)) = (a.cuboid_half_extents(), b.cuboid_half_extents()) {
+        let mut pair = Pair::new(a, pose_a, b, pose_b);
+        if let Some(answer) = sat::boxes(ha, hb, &pair.rel) {
+            return answer;
+        }
+        // Touching to within rounding: the distance query's own run (no radii, no early stop) decides, so the two
+        // queries agree exactly on the boundary.
+        let params = Params::new(&DistanceOptions::default(), V::Real::ZERO, None);
+        return solve(&mut pair, None, &params, &mut (), pose_a).outcome == Outcome::Intersecting;
+    }
     intersection(a, pose_a, b, pose_b, &DistanceOptions::default(), None, &mut ()).intersecting
 }
 
