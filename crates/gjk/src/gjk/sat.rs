@@ -29,18 +29,28 @@ use crate::math::{Iso, Real, Rotation, Vector};
 #[inline]
 pub(crate) fn boxes<V: Vector>(ha: V, hb: V, rel: &Iso<V>) -> Option<bool> {
     let zero = V::Real::ZERO;
-    let t = rel.translation;
-    // B's rotation as columns, from the same rotation GJK's support calls apply, so both see the same box B.
-    let mut c = [V::zero(); 3];
+    // Components as arrays, read with the loop indices below (the third is unused in 2D).
+    let coords = |v: V| {
+        let mut out = [zero; 3];
+        for (i, o) in out.iter_mut().enumerate().take(V::DIM) {
+            *o = v.get(i);
+        }
+        out
+    };
+    let (t, ha, hb) = (coords(rel.translation), coords(ha), coords(hb));
+    // B's rotation as columns c[k] (c[k][i] its i-th component), from the same rotation GJK's support calls
+    // apply, so that both see the same box B.
+    let mut c = [[zero; 3]; 3];
     for (k, ck) in c.iter_mut().enumerate().take(V::DIM) {
-        *ck = rel.rotation.rotate(V::axis(k));
+        *ck = coords(rel.rotation.rotate(V::axis(k)));
     }
-    let c = &c[..V::DIM];
+    let dim = V::DIM;
+    let max_abs = |v: &[V::Real; 3]| v[..dim].iter().fold(zero, |m, x| m.max(x.abs()));
     // A bound on the coordinates of the points of A − B: |a|∞ ≤ max haᵢ, |b − t|∞ ≤ Σₖ hbₖ |cₖ|∞. GJK's touching
     // threshold is touch_distance of its simplex's largest coordinate, so at most touch_distance(scale). Twice
     // that leaves the other half for rounding: the axes here and GJK's support points and |v| each err by a few
     // ulps of `scale`, ~10 at most, against the 64 of the threshold.
-    let scale = c.iter().enumerate().fold(ha.max_abs() + t.max_abs(), |s, (k, ck)| s + hb.get(k) * ck.max_abs());
+    let scale = (0..dim).fold(max_abs(&ha) + max_abs(&t), |s, k| s + hb[k] * max_abs(&c[k]));
     let margin = touch_distance(scale) * V::Real::from_f64(2.0);
     let mut deep = true;
     // One axis: `true` to stop with "separated"; otherwise records whether it overlaps by more than the margin.
@@ -50,40 +60,41 @@ pub(crate) fn boxes<V: Vector>(ha: V, hb: V, rel: &Iso<V>) -> Option<bool> {
         f > m
     };
     // A's face normals eᵢ: |n·t| = |tᵢ|, A's half-width haᵢ, B's Σₖ hbₖ |cₖᵢ|.
-    for i in 0..V::DIM {
-        let wb = c.iter().enumerate().fold(zero, |s, (k, ck)| s + hb.get(k) * ck.get(i).abs());
-        if separates(t.get(i).abs() - ha.get(i) - wb, V::Real::ONE) {
+    for i in 0..dim {
+        let wb = (0..dim).fold(zero, |s, k| s + hb[k] * c[k][i].abs());
+        if separates(t[i].abs() - ha[i] - wb, V::Real::ONE) {
             return Some(false);
         }
     }
     // B's face normals cₗ, with B's half-width from all its columns (cₗ·cₖ is δₗₖ up to rounding, and not assumed).
-    for cl in c {
-        let wa = sum(ha.mul_elem(cl.abs_elem()));
-        let wb = c.iter().enumerate().fold(zero, |s, (k, ck)| s + hb.get(k) * cl.dot(*ck).abs());
-        if separates(cl.dot(t).abs() - wa - wb, sum(cl.abs_elem())) {
+    let dot = |u: &[V::Real; 3], v: &[V::Real; 3]| (0..dim).fold(zero, |s, i| s + u[i] * v[i]);
+    for cl in &c[..dim] {
+        let wa = (0..dim).fold(zero, |s, i| s + ha[i] * cl[i].abs());
+        let wb = (0..dim).fold(zero, |s, k| s + hb[k] * dot(cl, &c[k]).abs());
+        let norm1 = cl[..dim].iter().fold(zero, |s, x| s + x.abs());
+        if separates(dot(cl, &t).abs() - wa - wb, norm1) {
             return Some(false);
         }
     }
-    if V::DIM == 3 {
+    if dim == 3 {
         // Edge pairs: n = eᵢ × cⱼ = (0 at i, −cⱼ[i₂] at i₁, cⱼ[i₁] at i₂), with i₁, i₂ the next axes cyclically.
         // These components are cⱼ's own, so n is exact however short it is, and every term below errs relative
-        // to |n|. n·cⱼ = 0 (B's edge j projects to a point), n·cₖ = cⱼ[i₁]cₖ[i₂] − cⱼ[i₂]cₖ[i₁].
+        // to |n|. n·cⱼ = 0 (B's edge j projects to a point), and for the other two columns
+        // n·cₖ = cⱼ[i₁]cₖ[i₂] − cⱼ[i₂]cₖ[i₁].
         for i in 0..3 {
             let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
-            for (j, cj) in c.iter().enumerate() {
-                let (p, q) = (cj.get(i1), cj.get(i2));
+            for j in 0..3 {
+                let (k1, k2) = ((j + 1) % 3, (j + 2) % 3);
+                let (p, q) = (c[j][i1], c[j][i2]);
                 let norm1 = p.abs() + q.abs();
                 if norm1 == zero {
                     // Exactly parallel edges span no face of A − B: the face normals already cover this axis.
                     continue;
                 }
-                let nt = p * t.get(i2) - q * t.get(i1);
-                let wa = ha.get(i1) * q.abs() + ha.get(i2) * p.abs();
-                let wb = c
-                    .iter()
-                    .enumerate()
-                    .filter(|&(k, _)| k != j)
-                    .fold(zero, |s, (k, ck)| s + hb.get(k) * (p * ck.get(i2) - q * ck.get(i1)).abs());
+                let nt = p * t[i2] - q * t[i1];
+                let wa = ha[i1] * q.abs() + ha[i2] * p.abs();
+                let wb =
+                    hb[k1] * (p * c[k1][i2] - q * c[k1][i1]).abs() + hb[k2] * (p * c[k2][i2] - q * c[k2][i1]).abs();
                 if separates(nt.abs() - wa - wb, norm1) {
                     return Some(false);
                 }
@@ -91,12 +102,6 @@ pub(crate) fn boxes<V: Vector>(ha: V, hb: V, rel: &Iso<V>) -> Option<bool> {
         }
     }
     deep.then_some(true)
-}
-
-/// The sum of the components.
-#[inline]
-fn sum<V: Vector>(v: V) -> V::Real {
-    (0..V::DIM).fold(V::Real::ZERO, |s, i| s + v.get(i))
 }
 
 #[cfg(test)]
