@@ -322,4 +322,27 @@ fn point_cores_skip_the_loop_with_the_loops_answer() {
             same(&Ball::new(0.5f32).unwrap(), &Iso::identity(), &Ball::new(0.25f32).unwrap(), &pb2f);
         }
     }
+    // Random pairs (apart, overlapping, concentric; near the origin and at 1e5), both precisions, 3D and 2D.
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(0x9017_0001);
+    for n in 0..2000 {
+        let far = [0.0, 1e5, -3.0][n % 3];
+        let mut unit = || DVec3::new(rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0), rng.gen_range(-1.0..1.0));
+        let (axis_a, axis_b, at, off) = (unit().normalize(), unit().normalize(), unit(), unit());
+        let (r1, r2, turn) = (rng.gen_range(0.0..2.0), rng.gen_range(0.0..2.0), rng.gen_range(-3.0..3.0));
+        let off = if n % 7 == 0 { DVec3::ZERO } else { off * 3.0 };
+        let pa = Iso::new(DQuat::from_axis_angle(axis_a, turn), at + DVec3::splat(far));
+        let pb = Iso::new(DQuat::from_axis_angle(axis_b, -turn), pa.translation + off);
+        let (b1, b2) = (Ball::new(r1).unwrap(), Ball::new(r2).unwrap());
+        same(&b1, &pa, &b2, &pb);
+        same(&Point::new(at).unwrap(), &pa, &b2, &pb);
+        let (pa32, pb32) = (
+            Iso::new(pa.rotation.as_quat(), pa.translation.as_vec3()),
+            Iso::new(pb.rotation.as_quat(), pb.translation.as_vec3()),
+        );
+        same(&Ball::new(r1 as f32).unwrap(), &pa32, &Ball::new(r2 as f32).unwrap(), &pb32);
+        let pa2 = Iso::new(Rot2::from_angle(turn), pa.translation.truncate());
+        let pb2 = Iso::new(Rot2::from_angle(2.0 * turn), pb.translation.truncate());
+        same(&b1, &pa2, &b2, &pb2);
+    }
 }

@@ -8,6 +8,7 @@
 mod cache;
 mod pair;
 pub(crate) mod run;
+mod sat;
 mod simplex;
 
 pub use cache::WarmStart;
@@ -154,11 +155,21 @@ where
     let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
     let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb));
+    // Two point cores with nobody observing: the answer straight from the one vertex (see `solve`).
+    if !O::ENABLED {
+        if let Some(run) = run::run_points(&pair, &params) {
+            if let Some(cache) = cache {
+                cache.store(&simplex::Simplex::new(run.vertex), cache.hint_a, cache.hint_b);
+            }
+            return finish_points(&run, ra, rb, pose_a);
+        }
+    }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     finish_distance(&core, ra, rb, pose_a)
 }
 
-/// True when the shapes overlap or touch. Stops at the first separating direction found.
+/// True when the shapes overlap or touch (the same answer as [`distance`]'s `intersecting`). Stops at the first
+/// separating direction found; two [`Cuboid`](crate::shape::Cuboid)s are decided by separating axes.
 ///
 /// ```
 /// use gjk::math::{DVec2, Iso, Rot2};
@@ -174,6 +185,16 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    if let (Some(ha), Some(hb)) = (a.cuboid_half_extents(), b.cuboid_half_extents()) {
+        let mut pair = Pair::new(a, pose_a, b, pose_b);
+        if let Some(answer) = sat::boxes(ha, hb, &pair.rel) {
+            return answer;
+        }
+        // Touching to within rounding: the distance query's own run (no radii, no early stop) decides, so the two
+        // queries agree exactly on the boundary.
+        let params = Params::new(&DistanceOptions::default(), V::Real::ZERO, None);
+        return solve(&mut pair, None, &params, &mut (), pose_a).outcome == Outcome::Intersecting;
+    }
     intersection(a, pose_a, b, pose_b, &DistanceOptions::default(), None, &mut ()).intersecting
 }
 
@@ -257,26 +278,68 @@ where
 
 /// Turns the core result into the user's answer: adds the radii, moves everything to the world.
 fn finish_distance<V: Vector>(core: &CoreResult<V>, ra: V::Real, rb: V::Real, pose_a: &Iso<V>) -> Distance<V> {
+    let simplex = &core.simplex;
+    let mut w = [V::zero(); 4];
+    for (o, v) in w.iter_mut().zip(simplex.vertices()) {
+        *o = v.w;
+    }
+    let run =
+        Run { v: core.v, lower: core.lower, outcome: core.outcome, status: core.status, iterations: core.iterations };
+    answer(&run, simplex.witnesses(), &w[..simplex.len], &simplex.lambda[..simplex.len], ra, rb, pose_a)
+}
+
+/// [`finish_distance`] for a run of two point cores, straight from its one vertex instead of a simplex built to
+/// hold it: the same operations on the same numbers (the witnesses are Σ λᵢ aᵢ with the one weight 1, summed from
+/// zero as [`Simplex::witnesses`](simplex::Simplex::witnesses) does), so the same bits (test
+/// `point_answer_is_the_simplex_answer`).
+#[inline(always)]
+fn finish_points<V: Vector>(p: &run::PointRun<V>, ra: V::Real, rb: V::Real, pose_a: &Iso<V>) -> Distance<V> {
+    let one = V::Real::ONE;
+    let witnesses = (V::zero() + p.vertex.a * one, V::zero() + p.vertex.b * one);
+    let run = Run { v: p.vertex.w, lower: p.lower, outcome: p.outcome, status: p.status, iterations: p.iterations };
+    answer(&run, witnesses, &[p.vertex.w], &[one], ra, rb, pose_a)
+}
+
+/// What [`answer`] needs of a run besides its simplex.
+struct Run<V: Vector> {
+    v: V,
+    lower: V::Real,
+    outcome: Outcome,
+    status: Status,
+    iterations: u32,
+}
+
+/// The user's answer from a run, its cores' closest points `(core_a, core_b)` and its simplex (points `w` of
+/// A − B, weights `lambda`), all in the pair frame.
+#[inline(always)]
+fn answer<V: Vector>(
+    run: &Run<V>,
+    (core_a, core_b): (V, V),
+    w: &[V],
+    lambda: &[V::Real],
+    ra: V::Real,
+    rb: V::Real,
+    pose_a: &Iso<V>,
+) -> Distance<V> {
     let radii = ra + rb;
     let zero = V::Real::ZERO;
-    let (core_a, core_b) = core.simplex.witnesses();
-    let vlen = core.v.length();
+    let vlen = run.v.length();
     // v = a − b points from B to A; the normal points from A to B.
-    let normal_local = if vlen > zero { -core.v * (V::Real::ONE / vlen) } else { V::zero() };
+    let normal_local = if vlen > zero { -run.v * (V::Real::ONE / vlen) } else { V::zero() };
     let point_a = core_a + normal_local * ra;
     let point_b = core_b - normal_local * rb;
     let gap = vlen - radii;
-    let intersecting = core.outcome == Outcome::Intersecting;
-    let (distance, status) = match core.outcome {
-        Outcome::Intersecting => (zero, core.status),
-        Outcome::Separated => ((core.lower - radii).max(zero), Status::AboveBound),
-        Outcome::Closest => (gap.max(zero), core.status),
+    let intersecting = run.outcome == Outcome::Intersecting;
+    let (distance, status) = match run.outcome {
+        Outcome::Intersecting => (zero, run.status),
+        Outcome::Separated => ((run.lower - radii).max(zero), Status::AboveBound),
+        Outcome::Closest => (gap.max(zero), run.status),
     };
     let mut points = [V::zero(); 4];
     let mut weights = [zero; 4];
-    for (i, v) in core.simplex.vertices().iter().enumerate() {
-        points[i] = pose_a.rotation.rotate(v.w);
-        weights[i] = core.simplex.lambda[i];
+    for (i, (&p, &l)) in w.iter().zip(lambda).enumerate() {
+        points[i] = pose_a.rotation.rotate(p);
+        weights[i] = l;
     }
     Distance {
         intersecting,
@@ -284,9 +347,9 @@ fn finish_distance<V: Vector>(core: &CoreResult<V>, ra: V::Real, rb: V::Real, po
         point_a: pose_a.transform_point(point_a),
         point_b: pose_a.transform_point(point_b),
         normal: pose_a.rotation.rotate(normal_local),
-        simplex: WitnessSimplex { points, weights, len: core.simplex.len },
-        iterations: core.iterations,
+        simplex: WitnessSimplex { points, weights, len: w.len() },
+        iterations: run.iterations,
         status,
-        error_bound: if intersecting { zero } else { (vlen - core.lower).max(zero) },
+        error_bound: if intersecting { zero } else { (vlen - run.lower).max(zero) },
     }
 }

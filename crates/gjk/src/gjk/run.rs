@@ -26,7 +26,7 @@ const GAP_ULPS: f64 = 8.0;
 const STALL_ULPS: f64 = 1024.0;
 
 /// The distance under which cores whose points are of magnitude `scale` count as touching (TOUCH_ULPS).
-fn touch_distance<R: Real>(scale: R) -> R {
+pub(crate) fn touch_distance<R: Real>(scale: R) -> R {
     R::from_f64(TOUCH_ULPS) * R::EPSILON * scale
 }
 

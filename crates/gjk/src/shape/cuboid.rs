@@ -38,6 +38,12 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_box(self.half_extents, o, d, max_toi, solid))
     }
+    #[inline]
+    fn cuboid_half_extents(&self) -> Option<V> {
+        // The field is public: a box edited into negative or NaN half-extents keeps the general path.
+        let h = self.half_extents;
+        (0..V::DIM).all(|i| h.get(i) >= V::Real::ZERO).then_some(h)
+    }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         // The face across axis k, on the side of dir, where |dir_k| is largest. Its corners are listed in Gray-code
         // order over the other axes, which walks around the face (a quad in 3D, an edge in 2D). A corner's id has

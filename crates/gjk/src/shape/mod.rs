@@ -110,6 +110,14 @@ pub trait SupportMap<V: Vector> {
         None
     }
 
+    /// The half-extents (not negative) when the shape is exactly a box centred on its local origin with no radius
+    /// ([`Cuboid`]), `None` (the default) otherwise. [`crate::intersects`] decides two boxes by separating axes instead of GJK.
+    #[doc(hidden)]
+    #[inline]
+    fn cuboid_half_extents(&self) -> Option<V> {
+        None
+    }
+
     /// Bounding box of the whole shape (core and radius) in its local frame.
     ///
     /// The default asks the support function along the 2·DIM axis directions, which is exact for every convex
@@ -166,6 +174,10 @@ macro_rules! forward_support_map {
             }
             fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
                 (**self).ray_cast_local(o, d, max_toi, solid)
+            }
+            #[inline]
+            fn cuboid_half_extents(&self) -> Option<V> {
+                (**self).cuboid_half_extents()
             }
             fn support_feature(&self, dir: V, out: &mut Feature<V>) {
                 (**self).support_feature(dir, out)
