@@ -4,12 +4,18 @@
 //! nearest edge bounds the depth from below, the support value along its normal from above; the support point is
 //! inserted between the edge's ends. Storage is fixed-size: no allocation.
 
+use arrayvec::ArrayVec;
+
 use super::{Expansion, Flat, Progress, Report};
 use crate::gjk::{DiffVertex, Status};
 use crate::math::{Real, Vector2};
 use crate::simplex::solve_segment;
 
 const MAX_VERTS: usize = 128;
+
+/// The polygon's storage: fixed-size, never cleared (zeroing it per query was 65 % of the instructions of 2D f64
+/// polygon8 penetrating contact, callgrind).
+type Polygon<V> = ArrayVec<DiffVertex<V>, MAX_VERTS>;
 
 /// Outward unit normal and signed distance of the edge a → b of a counter-clockwise polygon.
 fn edge<V: Vector2>(a: V, b: V) -> Option<(V, V::Real)> {
@@ -31,17 +37,15 @@ pub fn expand<V: Vector2>(
     rel_tol: V::Real,
     mut report: Report<'_, V>,
 ) -> Result<Expansion<V>, Flat<V>> {
-    let mut poly = [DiffVertex::default(); MAX_VERTS];
-    let mut n = 0;
+    let mut poly = Polygon::new();
     for v in start.iter().take(3) {
-        if !poly[..n].iter().any(|p| p.w == v.w) {
-            poly[n] = *v;
-            n += 1;
+        if !poly.iter().any(|p| p.w == v.w) {
+            poly.push(*v);
         }
     }
     let scale = start.iter().fold(V::Real::ZERO, |m, v| m.max(v.w.max_abs()));
     let eps = V::Real::from_f64(1e3) * V::Real::EPSILON * scale.max(V::Real::from_f64(1e-300));
-    n = blow_up(&mut poly, n, support, eps)?;
+    blow_up(&mut poly, support, eps)?;
     // Counter-clockwise order.
     if (poly[1].w - poly[0].w).perp_dot(poly[2].w - poly[0].w) < V::Real::ZERO {
         poly.swap(1, 2);
@@ -61,7 +65,8 @@ pub fn expand<V: Vector2>(
     let mut upper = V::Real::INFINITY;
     let mut iterations = 0;
     let status = loop {
-        let (i, nrm, d) = nearest(&poly[..n]);
+        let n = poly.len();
+        let (i, nrm, d) = nearest(&poly);
         if iterations >= max_iterations {
             break Status::MaxIterations;
         }
@@ -70,11 +75,11 @@ pub fn expand<V: Vector2>(
         upper = upper.min(nrm.dot(w.w));
         let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * scale.max(w.w.max_abs());
         let met = upper - d <= rel_tol * d.abs() + noise;
-        let end = if met || poly[..n].iter().any(|p| p.w == w.w) {
+        let end = if met || poly.iter().any(|p| p.w == w.w) {
             // A repeated vertex with the bounds still apart is as far as this precision goes: say so.
             let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale.max(w.w.max_abs());
             Some(if met || upper - d <= rounding { Status::Converged } else { Status::Stalled })
-        } else if n == MAX_VERTS {
+        } else if poly.is_full() {
             Some(Status::MaxIterations)
         } else {
             None
@@ -102,11 +107,10 @@ pub fn expand<V: Vector2>(
             break status;
         }
         // Insert w between the ends of edge i (after position i).
-        poly.copy_within(i + 1..n, i + 2);
-        poly[i + 1] = w;
-        n += 1;
+        poly.insert(i + 1, w);
     };
-    let (best, nrm, d) = nearest(&poly[..n]);
+    let n = poly.len();
+    let (best, nrm, d) = nearest(&poly);
     // Collinear edges tie in distance; the witnesses come from the one holding the origin's projection.
     let foot = nrm * d;
     let tie = V::Real::from_f64(64.0) * V::Real::EPSILON * scale.max(d.abs());
@@ -131,27 +135,22 @@ pub fn expand<V: Vector2>(
 
 /// Grows the start to a triangle of non-zero area; fails with the flat answer when A − B is a segment or point.
 fn blow_up<V: Vector2>(
-    poly: &mut [DiffVertex<V>; MAX_VERTS],
-    mut n: usize,
+    poly: &mut Polygon<V>,
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
     eps: V::Real,
-) -> Result<usize, Flat<V>> {
-    if n == 0 {
-        poly[0] = support(V::axis(0));
-        n = 1;
+) -> Result<(), Flat<V>> {
+    if poly.is_empty() {
+        poly.push(support(V::axis(0)));
     }
-    if n == 1 {
+    if poly.len() == 1 {
         let p0 = poly[0].w;
         let dirs = [V::axis(0), -V::axis(0), V::axis(1), -V::axis(1)];
         match dirs.into_iter().map(&mut *support).find(|p| (p.w - p0).length() > eps) {
-            Some(p) => {
-                poly[1] = p;
-                n = 2;
-            }
+            Some(p) => poly.push(p),
             None => return Err(Flat { normal: V::axis(1), witness: poly[0] }),
         }
     }
-    if n == 2 {
+    if poly.len() == 2 {
         let (p0, e) = (poly[0].w, poly[1].w - poly[0].w);
         let nrm = e.perp().normalize_or_zero();
         let (up, down) = (support(nrm), support(-nrm));
@@ -161,8 +160,7 @@ fn blow_up<V: Vector2>(
             let (wa, wb) = (bc.combine(&[poly[0].a, poly[1].a]), bc.combine(&[poly[0].b, poly[1].b]));
             return Err(Flat { normal: nrm, witness: DiffVertex { w: wa - wb, a: wa, b: wb, dir: nrm } });
         }
-        poly[2] = if hu >= hd { up } else { down };
-        n = 3;
+        poly.push(if hu >= hd { up } else { down });
     }
-    Ok(n)
+    Ok(())
 }
