@@ -169,7 +169,8 @@ where
 }
 
 /// True when the shapes overlap or touch (the same answer as [`distance`]'s `intersecting`). Stops at the first
-/// separating direction found; two [`Cuboid`](crate::shape::Cuboid)s are decided by separating axes.
+/// separating direction found; two [`Cuboid`](crate::shape::Cuboid)s are decided by separating axes, two balls
+/// (or points) by the distance of their centres.
 ///
 /// ```
 /// use gjk::math::{DVec2, Iso, Rot2};
@@ -194,6 +195,11 @@ where
         // queries agree exactly on the boundary.
         let params = Params::new(&DistanceOptions::default(), V::Real::ZERO, None);
         return solve(&mut pair, None, &params, &mut (), pose_a).outcome == Outcome::Intersecting;
+    }
+    if let (Some(ca), Some(cb)) = (a.point_core(), b.point_core()) {
+        if let Some(answer) = sat::points(ca, pose_a, cb, pose_b, a.radius() + b.radius()) {
+            return answer;
+        }
     }
     intersection(a, pose_a, b, pose_b, &DistanceOptions::default(), None, &mut ()).intersecting
 }
