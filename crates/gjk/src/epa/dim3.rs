@@ -75,10 +75,13 @@ impl<V: Vector3> Polytope<V> {
             return false;
         }
         // Which faces see w, decided once (a bit per face) for the three passes below.
+        // Also listed in order, so the horizon pass visits only them and the count of kept faces is known.
         let mut visible = [0u64; MAX_FACES / 64];
+        let mut seen = ArrayVec::<u16, MAX_FACES>::new();
         for (f, face) in self.faces.iter().enumerate() {
             if face.n.dot(w.w - self.verts[face.idx[0] as usize].w) > eps {
                 visible[f / 64] |= 1 << (f % 64);
+                seen.push(f as u16);
             }
         }
         let sees = |f: usize| visible[f / 64] & (1 << (f % 64)) != 0;
@@ -87,8 +90,8 @@ impl<V: Vector3> Polytope<V> {
         // Horizon: edges of visible faces whose twin belongs to a hidden face. Directed as in the visible face,
         // so the new face (edge, w) keeps the outward winding.
         let mut horizon = ArrayVec::<(u16, u16), MAX_HORIZON>::new();
-        for f in (0..self.faces.len()).filter(|&f| sees(f)) {
-            let idx = self.faces[f].idx;
+        for &f in &seen {
+            let idx = self.faces[f as usize].idx;
             for e in 0..3 {
                 let (a, b) = (idx[e], idx[(e + 1) % 3]);
                 if let Some(k) = horizon.iter().position(|&(x, y)| x == b && y == a) {
@@ -102,7 +105,7 @@ impl<V: Vector3> Polytope<V> {
         if horizon.len() < 3 {
             return false;
         }
-        let keep = (0..self.faces.len()).filter(|&f| !sees(f)).count();
+        let keep = self.faces.len() - seen.len();
         if keep + horizon.len() > MAX_FACES {
             return false;
         }
