@@ -47,10 +47,6 @@ impl<V: Vector3> Polytope<V> {
         Some(Face { idx: [i as u16, j as u16, k as u16], n, d: n.dot(a) })
     }
 
-    fn push_vertex(&mut self, v: DiffVertex<V>) {
-        self.verts.push(v);
-    }
-
     fn nearest_face(&self) -> usize {
         (1..self.faces.len()).fold(0, |best, f| if self.faces[f].d < self.faces[best].d { f } else { best })
     }
@@ -74,8 +70,8 @@ impl<V: Vector3> Polytope<V> {
         if self.verts.is_full() {
             return false;
         }
-        // Which faces see w, decided once (a bit per face) for the three passes below.
-        // Also listed in order, so the horizon pass visits only them and the count of kept faces is known.
+        // Which faces see w, decided once: listed in order for the horizon pass (and so the count of the faces
+        // kept), and a bit per face for the compaction.
         let mut visible = [0u64; MAX_FACES / 64];
         let mut seen = ArrayVec::<u16, MAX_FACES>::new();
         for (f, face) in self.faces.iter().enumerate() {
@@ -149,7 +145,7 @@ pub fn expand<V: Vector3>(
     let mut poly = Polytope { verts: ArrayVec::new(), faces: ArrayVec::new() };
     for v in start.iter().take(4) {
         if !poly.contains(v.w) {
-            poly.push_vertex(*v);
+            poly.verts.push(*v);
         }
     }
     let scale = start.iter().fold(V::Real::ZERO, |m, v| m.max(v.w.max_abs()));
@@ -239,7 +235,7 @@ fn blow_up<V: Vector3>(
 ) -> Result<(), Flat<V>> {
     if poly.verts.is_empty() {
         let first = support(V::axis(0));
-        poly.push_vertex(first);
+        poly.verts.push(first);
     }
     if poly.verts.len() == 1 {
         let p0 = poly.verts[0].w;
@@ -247,7 +243,7 @@ fn blow_up<V: Vector3>(
         let found = axes.map(&mut *support).find(|p| (p.w - p0).length() > eps);
         match found {
             Some(p) => {
-                poly.push_vertex(p);
+                poly.verts.push(p);
             }
             None => return Err(Flat { normal: V::axis(1), witness: poly.verts[0] }),
         }
@@ -261,7 +257,7 @@ fn blow_up<V: Vector3>(
         let off_line = |p: V| (p - p0).cross(e).length() > eps * e.length();
         match dirs.into_iter().map(&mut *support).find(|p| off_line(p.w)) {
             Some(p) => {
-                poly.push_vertex(p);
+                poly.verts.push(p);
             }
             None => return Err(flat_with_normal(&poly.verts[..2], d1)),
         }
@@ -274,7 +270,7 @@ fn blow_up<V: Vector3>(
         if hu.max(hd) <= eps {
             return Err(flat_with_normal(&poly.verts[..3], n));
         }
-        poly.push_vertex(if hu >= hd { up } else { down });
+        poly.verts.push(if hu >= hd { up } else { down });
     }
     Ok(())
 }

@@ -208,18 +208,21 @@ where
     }
 }
 
-/// The best lower bound on the core distance the simplex's own vertices give: all of A − B lies behind the plane
-/// through the support point w normal to the direction d that found it, so the origin is at least −d·w / |d|
-/// from A − B.
+/// The best lower bound on the core distance the simplex's own vertices give (see [`plane_bound`]).
 fn initial_lower<V: Vector>(simplex: &Simplex<V>) -> V::Real {
-    simplex.vertices().iter().fold(V::Real::ZERO, |best, p| {
-        let len = p.dir.length();
-        if len > V::Real::ZERO {
-            best.max(-p.dir.dot(p.w) / len)
-        } else {
-            best
-        }
-    })
+    simplex.vertices().iter().fold(V::Real::ZERO, |best, p| best.max(plane_bound(p.dir, p.w)))
+}
+
+/// All of A − B lies behind the plane through the support point `w` normal to the direction `dir` that found it,
+/// so the origin is at least −dir·w / |dir| from A − B (when positive; zero for a zero direction).
+#[inline]
+fn plane_bound<V: Vector>(dir: V, w: V) -> V::Real {
+    let len = dir.length();
+    if len > V::Real::ZERO {
+        -dir.dot(w) / len
+    } else {
+        V::Real::ZERO
+    }
 }
 
 /// The result of [`run_points`]: a [`CoreResult`] whose simplex is the one vertex, kept unpacked until a caller
@@ -281,8 +284,7 @@ where
     }
     if let Some(above) = params.stop_above {
         // `run`'s test before its loop: the vertex's own lower bound, found along `dir`.
-        let len = dir.length();
-        let start = if len > zero { zero.max(-dir.dot(w) / len) } else { zero };
+        let start = zero.max(plane_bound(dir, w));
         if start > above + touch {
             return Some(core(start, Outcome::Separated, Status::Converged, 0));
         }

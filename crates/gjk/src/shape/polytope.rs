@@ -48,7 +48,7 @@ pub struct ConvexPolytope<V> {
     centroid: V,
     /// Where hill-climbing starts (3D hulls that climb): see [`StartTable`].
     starts: StartTable,
-    /// The coordinates again, laid out for the scan (hulls that scan): see [`Lanes`].
+    /// The coordinates again, laid out for the scan: see [`Lanes`].
     lanes: Lanes<V>,
     kind: HullKind,
 }
