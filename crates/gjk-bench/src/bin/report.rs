@@ -345,8 +345,9 @@ fn write_report(
          - **Regimes** (seed fixed): *separated* gap 0.5–1.5; *nearly touching* gap 1e-4–1e-3; *penetrating* depth \
          0.05–0.3. B is placed along a random direction by bisection on our f64 signed distance, then measured by \
          parry as a check (table at the end).\n\
-         - **Queries**: *intersection* — ours `gjk::intersects` (two boxes: separating axes, GJK only for boxes \
-         touching to within rounding), parry `query::intersection_test`, libccd `ccdGJKIntersect` and \
+         - **Queries**: *intersection* — ours `gjk::intersects` (two boxes: separating axes; two spheres: the \
+         distance of their centres; GJK only for pairs touching to within rounding; a separated pair is often \
+         decided by its first support points, 0 iterations), parry `query::intersection_test`, libccd `ccdGJKIntersect` and \
          `ccdMPRIntersect`; *distance* with closest points — ours `gjk::distance`, parry \
          `query::closest_points` (no distance limit); *contact* — ours `gjk::penetration` (signed distance, normal, \
          points), parry `query::contact` with prediction {} (larger than every gap, so parry too computes every \
@@ -358,8 +359,8 @@ fn write_report(
          algorithms.\n\
          - **Timing**: per cell, every contender is calibrated to batches of ~{:.0} ms, then {} batches of each are \
          run in turn; the figure is the median batch divided by the queries in it (ns per query). `iters` is our \
-         mean GJK (+ EPA) iterations per query (for intersection, those of `gjk::intersection`, which has no box \
-         shortcut).\n\
+         mean GJK (+ EPA) iterations per query (for intersection, those of `gjk::intersection`, which has no box or \
+         sphere shortcut).\n\
          - **Reproduce**: `cargo run --release -p gjk-bench --bin report` (this file), `cargo bench -p gjk-bench \
          [-- REGEX]` (criterion, same cells; ids like `3D-f64/hull256/penetrating/contact/ours`). Where a cell's time \
          goes: `valgrind --tool=callgrind --toggle-collect='*profiled_calls*' target/release/report --profile \
