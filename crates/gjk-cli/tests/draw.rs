@@ -173,21 +173,6 @@ fn one_step_panel_per_iteration() {
     }
 }
 
-/// A pair whose first support point already proves a gap is decided before any step: the start panel says why
-/// (d₀·w₀ < 0) instead of announcing steps that never come. A pair that needs steps keeps the usual caption.
-#[test]
-fn apart_before_any_step_is_said() {
-    let apart = LINES.iter().find(|l| l.contains(r#""id": "apart""#)).expect("the apart line");
-    assert_eq!(json(&query(apart))["iterations"], 0, "the run stops before its loop");
-    let svg = draw(&[apart]);
-    assert!(panels(&svg, "step").is_empty());
-    assert!(svg.contains("apart before any step"), "the start panel says why");
-    assert!(!svg.contains("each step searches along"));
-    let boxes = LINES.iter().find(|l| l.contains(r#""id": "boxes""#)).expect("the boxes line");
-    let svg = draw(&[boxes]);
-    assert!(!svg.contains("apart before any step") && svg.contains("each step searches along"));
-}
-
 #[test]
 fn drawing_does_not_change_the_answer() {
     for line in LINES {

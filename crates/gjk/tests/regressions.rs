@@ -346,3 +346,71 @@ fn point_cores_skip_the_loop_with_the_loops_answer() {
         same(&b1, &pa2, &b2, &pb2);
     }
 }
+
+/// `intersection` stops at the first separating plane it finds, `distance` runs to convergence: at the touching
+/// threshold they must still agree, or a shortcut that decides "apart" from a support point's bound before GJK's
+/// touching test has run would say "apart" where `distance` says "touching" (MuJoCo #3383's early exit, the other
+/// way round). Tried in this project and reverted: a first-support-point exit before the loop failed this test
+/// on the boxes below (gap 1e-14, touching threshold ~1.9e-14 of the final simplex's scale, larger than the first
+/// point's). Hulls whose centres lie along u, their supporting planes along u (the first search direction) `gap`
+/// apart, near the origin and at 1e5; then boxes face to face along their centre line.
+#[test]
+fn intersection_agrees_with_distance_at_touching() {
+    let mut s = 0x005e_edf1_u64;
+    let mut uniform = move || {
+        s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+    };
+    let unit = |f: &mut dyn FnMut() -> f64| loop {
+        let v = DVec3::new(f(), f(), f());
+        if v.length_squared() > 0.01 && v.length_squared() <= 1.0 {
+            break v.normalize();
+        }
+    };
+    for round in 0..60 {
+        let cloud = |f: &mut dyn FnMut() -> f64| (0..24).map(|_| DVec3::new(f(), f(), f())).collect::<Vec<_>>();
+        let (a, b) =
+            (ConvexPolytope::new(&cloud(&mut uniform)).unwrap(), ConvexPolytope::new(&cloud(&mut uniform)).unwrap());
+        let offset = if round % 2 == 0 { 0.0 } else { 1e5 };
+        let qa = DQuat::from_axis_angle(unit(&mut uniform), uniform() * 3.0);
+        let qb = DQuat::from_axis_angle(unit(&mut uniform), uniform() * 3.0);
+        let pa = Iso::new(qa, DVec3::splat(offset) + DVec3::new(uniform(), uniform(), uniform()));
+        let u = unit(&mut uniform);
+        // Along u: A reaches `reach_a` beyond its centre, B `reach_b` behind its own.
+        let ca = pa.transform_point(a.center());
+        let reach_a = a.vertices().iter().map(|v| (pa.transform_point(*v) - ca).dot(u)).fold(f64::MIN, f64::max);
+        let cb_local = b.center();
+        let reach_b = b.vertices().iter().map(|v| -(qb * (*v - cb_local)).dot(u)).fold(f64::MIN, f64::max);
+        for gap in [0.0, 1e-15, -1e-15, 1e-13, 1e-12, -1e-12, 1e-10, 1e-9, 1e-6] {
+            let centre_b = ca + u * (reach_a + reach_b + gap);
+            let pb = Iso::new(qb, centre_b - qb * cb_local);
+            let d = distance(&a, &pa, &b, &pb);
+            let i = gjk::intersection(&a, &pa, &b, &pb, &DistanceOptions::default(), None, &mut ());
+            assert_eq!(i.intersecting, d.intersecting, "round {round} gap {gap:e}: {i:?} vs {d:?}");
+            assert_eq!(intersects(&a, &pa, &b, &pb), d.intersecting, "round {round} gap {gap:e}");
+            let bound = DistanceOptions { max_distance: Some(0.5 * gap.abs()), ..DistanceOptions::default() };
+            let e = distance_with(&a, &pa, &b, &pb, &bound, None, &mut ());
+            assert_eq!(e.intersecting, d.intersecting, "round {round} gap {gap:e}: {e:?} vs {d:?}");
+        }
+    }
+
+    // Boxes face to face along their centre line: the first support point's bound is the gap itself, and the
+    // distance is the gap, so the gaps inside the touching threshold are where the two tests meet.
+    let cube = Cuboid::new(DVec3::splat(0.5)).unwrap();
+    let (mut touching, mut cases) = (0, 0);
+    for round in 0..40 {
+        let q = DQuat::from_axis_angle(unit(&mut uniform), uniform() * 3.0);
+        let base = DVec3::splat(if round % 2 == 0 { 0.0 } else { 1e5 });
+        let pa = Iso::new(q, base);
+        for gap in [0.0, 1e-16, 1e-15, -1e-15, 1e-14, 3e-14, 1e-13, -1e-13, 1e-12, 1e-9] {
+            let pb = Iso::new(q, base + q * DVec3::new(1.0 + gap, 0.0, 0.0));
+            let d = distance(&cube, &pa, &cube, &pb);
+            let i = gjk::intersection(&cube, &pa, &cube, &pb, &DistanceOptions::default(), None, &mut ());
+            assert_eq!(i.intersecting, d.intersecting, "boxes round {round} gap {gap:e}: {i:?} vs {d:?}");
+            touching += usize::from(d.intersecting);
+            cases += 1;
+        }
+    }
+    // Both answers occur among the boxes: gaps inside the touching threshold and beyond it.
+    assert!(touching > 0 && touching < cases, "{touching} of {cases} touching");
+}

@@ -346,8 +346,7 @@ fn write_report(
          0.05–0.3. B is placed along a random direction by bisection on our f64 signed distance, then measured by \
          parry as a check (table at the end).\n\
          - **Queries**: *intersection* — ours `gjk::intersects` (two boxes: separating axes; two spheres: the \
-         distance of their centres; GJK only for pairs touching to within rounding; a separated pair is often \
-         decided by its first support points, 0 iterations), parry `query::intersection_test`, libccd `ccdGJKIntersect` and \
+         distance of their centres; GJK only for pairs touching to within rounding), parry `query::intersection_test`, libccd `ccdGJKIntersect` and \
          `ccdMPRIntersect`; *distance* with closest points — ours `gjk::distance`, parry \
          `query::closest_points` (no distance limit); *contact* — ours `gjk::penetration` (signed distance, normal, \
          points), parry `query::contact` with prediction {} (larger than every gap, so parry too computes every \

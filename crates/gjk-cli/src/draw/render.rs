@@ -953,19 +953,7 @@ fn caption(d: &Drawing, panel: Panel<'_>) -> Vec<String> {
             if let Some((a, b)) = st.parts {
                 lines.push(format!("   = A{} − B{}", vec(a, dim), vec(b, dim)));
             }
-            let reach = (0..3).map(|i| st.direction[i] * st.support[i]).sum::<f64>();
-            if d.steps.is_empty() && reach < 0.0 {
-                // The run stopped before its first step: w₀'s own bound already separates (run.rs).
-                let across = if dim == 2 { "line" } else { "plane" };
-                lines.push(format!(
-                    "d{0}·{w0} = {1} < 0: all of A − B lies behind the {across} through {w0} across d{0}, and O \
-                     beyond it: apart before any step",
-                    subscript(0),
-                    num(reach)
-                ));
-            } else {
-                lines.push(format!("the simplex is {{{w0}}} and v = {w0}; each step searches along d = −v"));
-            }
+            lines.push(format!("the simplex is {{{w0}}} and v = {w0}; each step searches along d = −v"));
             lines
         }
         Panel::Step(st) => {

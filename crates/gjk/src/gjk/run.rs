@@ -138,16 +138,6 @@ where
         iterations,
         touch: touch_distance(simplex.scale()),
     };
-    if let Some(above) = params.stop_above {
-        // The first support points were found along known directions, and each already bounds the distance from
-        // below: a separated pair is often proven so before any step (one support call per shape, as MPR's
-        // first portal test). Decided only clear of the touching threshold the loop would apply to |v| first.
-        let touch = touch_distance(simplex.scale());
-        let start = initial_lower(&simplex);
-        if !(v.length() <= params.stop_below + touch) && start > above + touch {
-            return finish(simplex, v, start, Outcome::Separated, Status::Converged, 0);
-        }
-    }
     loop {
         let v2 = v.length_squared();
         let vlen = v2.sqrt();
@@ -208,23 +198,6 @@ where
     }
 }
 
-/// The best lower bound on the core distance the simplex's own vertices give (see [`plane_bound`]).
-fn initial_lower<V: Vector>(simplex: &Simplex<V>) -> V::Real {
-    simplex.vertices().iter().fold(V::Real::ZERO, |best, p| best.max(plane_bound(p.dir, p.w)))
-}
-
-/// All of A − B lies behind the plane through the support point `w` normal to the direction `dir` that found it,
-/// so the origin is at least −dir·w / |dir| from A − B (when positive; zero for a zero direction).
-#[inline]
-fn plane_bound<V: Vector>(dir: V, w: V) -> V::Real {
-    let len = dir.length();
-    if len > V::Real::ZERO {
-        -dir.dot(w) / len
-    } else {
-        V::Real::ZERO
-    }
-}
-
 /// The result of [`run_points`]: a [`CoreResult`] whose simplex is the one vertex, kept unpacked until a caller
 /// needs the simplex (a boolean query does not).
 pub(crate) struct PointRun<V: Vector> {
@@ -281,13 +254,6 @@ where
     };
     if vlen <= params.stop_below + touch {
         return Some(core(zero, Outcome::Intersecting, Status::Converged, 0));
-    }
-    if let Some(above) = params.stop_above {
-        // `run`'s test before its loop: the vertex's own lower bound, found along `dir`.
-        let start = zero.max(plane_bound(dir, w));
-        if start > above + touch {
-            return Some(core(start, Outcome::Separated, Status::Converged, 0));
-        }
     }
     // The step: v·w = |w|², so the lower bound is |w|²/|w| and the duality gap is zero.
     let lower = if v2 > zero { zero.max(v2 / vlen) } else { zero };
