@@ -89,23 +89,24 @@ fn run2<V: Space2>(seed: u64, n: usize, offset: f64) -> [usize; 2] {
     counts
 }
 
+/// Asserts that a run saw both answers, hundreds of each (so the touching band was crossed both ways).
+fn both_answers([no, yes]: [usize; 2], what: &str) {
+    assert!(yes > 500 && no > 500, "{what}: {yes} intersecting, {no} not");
+}
+
 #[test]
 fn balls_3d_intersects_is_distance_intersecting() {
     for (seed, offset) in [(0xba11_0001, 0.0), (0xba11_0002, 1e5)] {
-        let [no, yes] = run3::<DVec3>(seed, 6000, offset);
-        assert!(yes > 500 && no > 500, "f64 at {offset}: {yes} intersecting, {no} not");
-        let [no, yes] = run3::<Vec3>(seed + 16, 6000, offset);
-        assert!(yes > 500 && no > 500, "f32 at {offset}: {yes} intersecting, {no} not");
+        both_answers(run3::<DVec3>(seed, 6000, offset), &format!("f64 at {offset}"));
+        both_answers(run3::<Vec3>(seed + 16, 6000, offset), &format!("f32 at {offset}"));
     }
 }
 
 #[test]
 fn balls_2d_intersects_is_distance_intersecting() {
     for (seed, offset) in [(0xba11_0101, 0.0), (0xba11_0102, 1e5)] {
-        let [no, yes] = run2::<DVec2>(seed, 6000, offset);
-        assert!(yes > 500 && no > 500, "f64 at {offset}: {yes} intersecting, {no} not");
-        let [no, yes] = run2::<Vec2>(seed + 16, 6000, offset);
-        assert!(yes > 500 && no > 500, "f32 at {offset}: {yes} intersecting, {no} not");
+        both_answers(run2::<DVec2>(seed, 6000, offset), &format!("f64 at {offset}"));
+        both_answers(run2::<Vec2>(seed + 16, 6000, offset), &format!("f32 at {offset}"));
     }
 }
 
