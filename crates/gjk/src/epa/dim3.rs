@@ -1,28 +1,61 @@
 //! EPA in 3D: expands a tetrahedron around the origin, face by face, toward the boundary of A − B.
 //!
-//! The polytope is always inside A − B, so its nearest face bounds the penetration depth from below; the support
-//! value of A − B along that face's normal bounds it from above. Each step adds the support point, removes the
-//! faces it can see and closes the hole with a fan of faces from the horizon. Storage is fixed-size, so a query
-//! never allocates; running out of room ends the expansion with the bounds reached.
+//! The polytope's vertices are points of A − B and its faces wrap the origin, so its face nearest the origin
+//! bounds the penetration depth from below; the support value of A − B along that face's normal bounds it from
+//! above. Each step adds the support point, removes the faces it can see and closes the hole with a fan of faces
+//! from the horizon. Storage is fixed-size, so a query never allocates; running out of room ends the expansion
+//! with the bounds reached.
+//!
+//! # Why the lower bound holds, even after rounding
+//!
+//! The nearest face's distance is a lower bound on the depth as long as the faces form a closed surface around the
+//! origin with every face's plane in front of it (positive distance, outward winding): every ray from the origin
+//! then leaves through some face, at least that face's distance away, and everything before it lies in the
+//! tetrahedron of the origin and that face — inside A − B, a convex set holding all four points. Convexity of the
+//! polytope itself is not needed. So each step keeps exactly that invariant, whatever rounding does to the
+//! visibility tests: the faces removed are grown from the nearest face across edges (one connected patch); a face
+//! of the fan that would not have the origin well behind it — a sliver, or a plane through the origin, as nearly
+//! coplanar points on a cylinder's cap produce — makes the face across its horizon edge part of the patch too; and
+//! the horizon must come out as one simple loop (the patch a disc), or the point is not added. Rounding can then
+//! leave the polytope slightly non-convex, never with a hole or a face turned inward.
 
 use arrayvec::ArrayVec;
 
+use super::refine::refine;
 use super::{Expansion, Flat, Progress, Report};
 use crate::gjk::{DiffVertex, Status};
 use crate::math::{Real, Vector, Vector3};
 use crate::simplex::closest_to_origin;
+use crate::simplex::dim3::triangle_normal;
 
-const MAX_VERTS: usize = 128;
+const MAX_VERTS: usize = 256;
+/// Face slots: a closed triangulated surface on V vertices has 2V − 4 faces, and slots of removed faces are reused.
 const MAX_FACES: usize = 2 * MAX_VERTS;
 const MAX_HORIZON: usize = MAX_VERTS;
+/// Words of a bit set over the face slots.
+const FACE_WORDS: usize = MAX_FACES / 64;
 
 #[derive(Clone, Copy, Debug)]
 struct Face<V: Vector> {
     idx: [u16; 3],
+    /// The face across each edge: `adj[e]` shares the edge `idx[e] → idx[e + 1]` (walked the other way).
+    adj: [u16; 3],
     /// Outward unit normal.
     n: V,
     /// Signed distance of the face's plane from the origin (positive when the origin is behind the face).
     d: V::Real,
+    /// False for a removed face whose slot is free.
+    live: bool,
+}
+
+/// An edge of the hole a new point leaves: `a → b` as in the removed face, and the kept face across it with the
+/// index of the edge in that face.
+#[derive(Clone, Copy, Debug)]
+struct HorizonEdge {
+    a: u16,
+    b: u16,
+    across: u16,
+    edge: u8,
 }
 
 /// The polytope's storage is fixed-size but never cleared: `ArrayVec`s start empty without writing their slots
@@ -31,118 +64,326 @@ struct Face<V: Vector> {
 struct Polytope<V: Vector> {
     verts: ArrayVec<DiffVertex<V>, MAX_VERTS>,
     faces: ArrayVec<Face<V>, MAX_FACES>,
+    /// Slots of removed faces, for reuse.
+    free: ArrayVec<u16, MAX_FACES>,
+}
+
+/// A set of face slots.
+#[derive(Clone, Copy)]
+struct FaceSet([u64; FACE_WORDS]);
+
+impl FaceSet {
+    fn has(&self, f: usize) -> bool {
+        self.0[f / 64] & (1 << (f % 64)) != 0
+    }
+    fn add(&mut self, f: usize) {
+        self.0[f / 64] |= 1 << (f % 64);
+    }
 }
 
 impl<V: Vector3> Polytope<V> {
-    /// Makes the face (i, j, k), wound so that its normal points away from `inside` (a point inside the polytope).
-    /// `None` for a face too thin to have a normal.
+    /// The face (i, j, k) with its plane: normal from the two shortest edges (exact on slivers), distance from the
+    /// first vertex. `None` for a face too thin to have a normal.
     fn face(&self, i: usize, j: usize, k: usize) -> Option<Face<V>> {
         let (a, b, c) = (self.verts[i].w, self.verts[j].w, self.verts[k].w);
-        let n = (b - a).cross(c - a);
+        let n = triangle_normal(a, b, c);
         let len = n.length();
         if !(len > V::Real::ZERO) || !len.is_finite() {
             return None;
         }
         let n = n * (V::Real::ONE / len);
-        Some(Face { idx: [i as u16, j as u16, k as u16], n, d: n.dot(a) })
+        Some(Face { idx: [i as u16, j as u16, k as u16], adj: [0; 3], n, d: n.dot(a), live: true })
+    }
+
+    fn live(&self) -> impl Iterator<Item = (usize, &Face<V>)> {
+        self.faces.iter().enumerate().filter(|(_, f)| f.live)
     }
 
     fn nearest_face(&self) -> usize {
-        (1..self.faces.len()).fold(0, |best, f| if self.faces[f].d < self.faces[best].d { f } else { best })
+        self.live()
+            .fold(
+                (usize::MAX, V::Real::INFINITY),
+                |best, (i, f)| if f.d < best.1 || best.0 == usize::MAX { (i, f.d) } else { best },
+            )
+            .0
     }
 
-    /// The faces' vertex indices, three per face, and the number of faces.
-    fn face_indices(&self) -> ([u16; 3 * MAX_FACES], usize) {
+    /// The live faces' vertex indices, three per face, their count, and the position of `nearest` among them.
+    fn face_indices(&self, nearest: usize) -> ([u16; 3 * MAX_FACES], usize, usize) {
         let mut out = [0; 3 * MAX_FACES];
-        for (f, face) in self.faces.iter().enumerate() {
-            out[3 * f..3 * f + 3].copy_from_slice(&face.idx);
+        let (mut count, mut at) = (0, 0);
+        for (i, face) in self.live() {
+            if i == nearest {
+                at = count;
+            }
+            out[3 * count..3 * count + 3].copy_from_slice(&face.idx);
+            count += 1;
         }
-        (out, self.faces.len())
+        (out, count, at)
     }
 
     fn contains(&self, w: V) -> bool {
         self.verts.iter().any(|v| v.w == w)
     }
 
-    /// Adds `w`: removes every face that sees it and fans the horizon to it. False when the result would be
-    /// degenerate or out of room (the polytope is then left as it was).
-    fn expand(&mut self, w: DiffVertex<V>, eps: V::Real) -> bool {
-        if self.verts.is_full() {
-            return false;
-        }
-        // Which faces see w, decided once: listed in order for the horizon pass (and so the count of the faces
-        // kept), and a bit per face for the compaction.
-        let mut visible = [0u64; MAX_FACES / 64];
-        let mut seen = ArrayVec::<u16, MAX_FACES>::new();
-        for (f, face) in self.faces.iter().enumerate() {
-            if face.n.dot(w.w - self.verts[face.idx[0] as usize].w) > eps {
-                visible[f / 64] |= 1 << (f % 64);
-                seen.push(f as u16);
+    /// Links the faces of a closed surface: each edge to the face holding it the other way.
+    fn link(&mut self) -> bool {
+        for f in 0..self.faces.len() {
+            for e in 0..3 {
+                let (a, b) = (self.faces[f].idx[e], self.faces[f].idx[(e + 1) % 3]);
+                let Some(g) = (0..self.faces.len()).find(|&g| (0..3).any(|k| self.edge(g, k) == (b, a))) else {
+                    return false;
+                };
+                self.faces[f].adj[e] = g as u16;
             }
         }
-        let sees = |f: usize| visible[f / 64] & (1 << (f % 64)) != 0;
-        // eps is 1e3·ε·scale (see `expand`'s caller): this is 1e-6·scale in either precision.
-        let reject = eps * V::Real::from_f64(1e-9) / V::Real::EPSILON;
-        // Horizon: edges of visible faces whose twin belongs to a hidden face. Directed as in the visible face,
-        // so the new face (edge, w) keeps the outward winding.
-        let mut horizon = ArrayVec::<(u16, u16), MAX_HORIZON>::new();
-        for &f in &seen {
-            let idx = self.faces[f as usize].idx;
-            for e in 0..3 {
-                let (a, b) = (idx[e], idx[(e + 1) % 3]);
-                if let Some(k) = horizon.iter().position(|&(x, y)| x == b && y == a) {
-                    // Shared by two visible faces: interior to the hole.
-                    horizon.swap_remove(k);
-                } else if horizon.try_push((a, b)).is_err() {
-                    return false;
+        true
+    }
+
+    fn edge(&self, f: usize, e: usize) -> (u16, u16) {
+        let idx = self.faces[f].idx;
+        (idx[e], idx[(e + 1) % 3])
+    }
+
+    /// Adds a support point found some other way than along a face's normal (a refinement's): the face it is
+    /// farthest in front of starts the patch. Nothing happens when it is not in front of any face by more than
+    /// `eps` (already inside), or cannot be added.
+    fn insert(&mut self, w: DiffVertex<V>, eps: V::Real) {
+        if self.contains(w.w) || self.verts.is_full() {
+            return;
+        }
+        let (mut start, mut ahead) = (usize::MAX, eps);
+        for (i, f) in self.live() {
+            let h = f.n.dot(w.w) - f.d;
+            if h > ahead {
+                (start, ahead) = (i, h);
+            }
+        }
+        if start != usize::MAX {
+            let floor = self.faces[self.nearest_face()].d - eps;
+            self.expand(w, start, eps, floor);
+        }
+    }
+
+    /// The face through which the ray from the origin along `u` leaves the polytope: the one whose cone from the
+    /// origin holds `u` (the signed volumes of `u` with each of its edges are not negative).
+    fn face_toward(&self, u: V) -> Option<usize> {
+        let det = |a: V, b: V| a.dot(b.cross(u));
+        let mut best: Option<(usize, V::Real)> = None;
+        for (i, f) in self.live() {
+            let [a, b, c] = f.idx.map(|k| self.verts[k as usize].w);
+            let inside = det(a, b) >= V::Real::ZERO && det(b, c) >= V::Real::ZERO && det(c, a) >= V::Real::ZERO;
+            let along = f.n.dot(u);
+            if inside && along > V::Real::ZERO {
+                // Where the ray meets the face's plane: the first such face if rounding lets two claim the ray.
+                let t = f.d / along;
+                if best.is_none_or(|(_, bt)| t < bt) {
+                    best = Some((i, t));
                 }
             }
         }
-        if horizon.len() < 3 {
-            return false;
-        }
-        let keep = self.faces.len() - seen.len();
-        if keep + horizon.len() > MAX_FACES {
+        best.map(|(i, _)| i)
+    }
+
+    /// Adds `w`, found along the normal of face `start`: removes the patch of faces it sees and fans the hole's
+    /// horizon to it, keeping every face of the fan at least `floor` from the origin (see the module docs). A face
+    /// sees `w` when `w` is more than `eps` in front of its plane. False when the point cannot be added (out of
+    /// room, or no patch gives a valid fan); the polytope is then left as it was.
+    fn expand(&mut self, w: DiffVertex<V>, start: usize, eps: V::Real, floor: V::Real) -> bool {
+        if self.verts.is_full() {
             return false;
         }
         let wi = self.verts.len();
         self.verts.push(w);
-        let mut fresh = ArrayVec::<Face<V>, MAX_HORIZON>::new();
-        for &(a, b) in &horizon {
-            let face = self.face(a as usize, b as usize, wi);
-            // Every face must keep the origin behind it; one clearly in front means rounding broke the horizon
-            // (nearly coplanar points, as on a cylinder's cap): keep the polytope as it was. "Clearly" is 1e-6 of
-            // the scale: sliver faces of a 1e-9 needle (tests/penetration.rs) legitimately come out a few 1e-10
-            // on the wrong side, while broken cylinder horizons put the origin 1e-2 and more in front.
-            match face {
-                Some(face) if face.d >= -reject => fresh.push(face),
-                _ => {
-                    self.verts.pop();
+        let added = self.carve(start, wi, eps, floor);
+        if !added {
+            self.verts.pop();
+        }
+        added
+    }
+
+    fn carve(&mut self, start: usize, wi: usize, eps: V::Real, floor: V::Real) -> bool {
+        let w = self.verts[wi].w;
+        // The patch, grown from the start face: a neighbour joins when it sees w, or when the fan face on the edge
+        // between them would not be valid.
+        let mut gone = FaceSet([0; FACE_WORDS]);
+        let mut removed = ArrayVec::<u16, MAX_FACES>::new();
+        let mut stack = ArrayVec::<u16, MAX_FACES>::new();
+        gone.add(start);
+        stack.push(start as u16);
+        while let Some(f) = stack.pop() {
+            removed.push(f);
+            for e in 0..3 {
+                let g = self.faces[f as usize].adj[e] as usize;
+                if gone.has(g) {
+                    continue;
+                }
+                let across = &self.faces[g];
+                let sees = across.n.dot(w - self.verts[across.idx[0] as usize].w) > eps;
+                let (a, b) = self.edge(f as usize, e);
+                let valid = || self.face(a as usize, b as usize, wi).is_some_and(|nf| nf.d >= floor);
+                if sees || !valid() {
+                    gone.add(g);
+                    stack.push(g as u16);
+                }
+            }
+        }
+        // The horizon: edges of the patch whose other face stays.
+        let mut horizon = ArrayVec::<HorizonEdge, MAX_HORIZON>::new();
+        for &f in &removed {
+            for e in 0..3 {
+                let g = self.faces[f as usize].adj[e];
+                if gone.has(g as usize) {
+                    continue;
+                }
+                let (a, b) = self.edge(f as usize, e);
+                let Some(edge) = (0..3).find(|&k| self.edge(g as usize, k) == (b, a)) else { return false };
+                if horizon.try_push(HorizonEdge { a, b, across: g, edge: edge as u8 }).is_err() {
                     return false;
                 }
             }
         }
-        let mut f = 0;
-        self.faces.retain(|_| {
-            f += 1;
-            !sees(f - 1)
-        });
-        // Room was checked above (keep + horizon ≤ MAX_FACES). Copied from a slice: `extend` would move the whole
-        // `fresh` storage first.
-        self.faces.extend(fresh.iter().copied());
+        // One simple loop: each vertex starts exactly one edge, and following the edges from the first visits all.
+        let k = horizon.len();
+        if k < 3 {
+            return false;
+        }
+        let mut order = ArrayVec::<u8, MAX_HORIZON>::new();
+        let mut at = 0usize;
+        for _ in 0..k {
+            order.push(at as u8);
+            let end = horizon[at].b;
+            let mut next = horizon.iter().enumerate().filter(|(_, h)| h.a == end).map(|(i, _)| i);
+            match (next.next(), next.next()) {
+                (Some(n), None) => at = n,
+                _ => return false,
+            }
+        }
+        if at != 0 || (0..k).any(|i| order[..i].contains(&order[i])) {
+            return false;
+        }
+        // Room: the fan takes the patch's slots first, then free ones, then new ones.
+        let spare = self.free.len() + (MAX_FACES - self.faces.len());
+        if k > removed.len() + spare {
+            return false;
+        }
+        let mut slots = ArrayVec::<u16, MAX_HORIZON>::new();
+        for i in 0..k {
+            let slot = if i < removed.len() {
+                removed[i]
+            } else if let Some(s) = self.free.pop() {
+                s
+            } else {
+                self.faces.push(self.faces[0]);
+                (self.faces.len() - 1) as u16
+            };
+            slots.push(slot);
+        }
+        let mut fan = ArrayVec::<Face<V>, MAX_HORIZON>::new();
+        for &i in &order {
+            let h = horizon[i as usize];
+            match self.face(h.a as usize, h.b as usize, wi) {
+                Some(face) => fan.push(face),
+                // Checked while growing the patch; recomputed the same way, so unreachable.
+                None => return false,
+            }
+        }
+        for &f in &removed[k.min(removed.len())..] {
+            self.faces[f as usize].live = false;
+            self.free.push(f);
+        }
+        // Fan face i is (a_i, b_i, w): across edge 0 the kept face, across edge 1 (b_i → w) the next fan face,
+        // across edge 2 (w → a_i) the previous one.
+        for (pos, &i) in order.iter().enumerate() {
+            let h = horizon[i as usize];
+            let slot = slots[pos];
+            let mut face = fan[pos];
+            face.adj = [h.across, slots[(pos + 1) % k], slots[(pos + k - 1) % k]];
+            self.faces[slot as usize] = face;
+            self.faces[h.across as usize].adj[h.edge as usize] = slot;
+        }
         true
     }
 }
 
-/// Runs EPA from GJK's final simplex (any number of vertices; the origin on or inside it).
+/// Vertices the expansion itself may use; the refinement of curved shapes adds its points, and the iterations
+/// after them, in the room left above (see [`refine`]).
+const MAIN_VERTS: usize = 128;
+
+/// EPA iterations allowed after a refinement's points are added: enough for the faces around them to close on the
+/// refined direction (a few levels of subdivision), few enough that a circle of minimisers — where the lower bound
+/// cannot meet the upper one — costs a bounded time.
+const EXTRA_ITERATIONS: u32 = 48;
+
+/// Refinements at most: a second one starts from where EPA's lower bound went after the first, in case h has another
+/// local minimum there, and adds rings of points (see [`refine`]).
+const REFINEMENTS: u32 = 2;
+
+/// The bounds and counters of a run, carried from the expansion to its continuation after a refinement.
+struct Bounds<R> {
+    upper: R,
+    iterations: u32,
+    scale: R,
+    /// Iterations and vertices allowed.
+    cap: (u32, usize),
+}
+
+/// What the refinement of a curved pair has done (see [`refine`]).
+struct Refinement<V: Vector> {
+    rounds: u32,
+    /// The last refined direction.
+    aim: Option<V>,
+    /// The support point there when it is a smooth minimum of h.
+    smooth: Option<DiffVertex<V>>,
+    /// The upper bound the last refinement found.
+    upper: V::Real,
+}
+
+impl<V: Vector3> Refinement<V> {
+    /// Called where EPA would stop: refines the direction of the nearest face on the support function, adds the
+    /// points found to the polytope and allows more iterations. False (EPA stops) after the last round, or when
+    /// the last refinement's answer already meets the lower bound, or there is no room.
+    fn resume(
+        &mut self,
+        poly: &mut Polytope<V>,
+        support: &mut dyn FnMut(V) -> DiffVertex<V>,
+        bounds: &mut Bounds<V::Real>,
+        rel_tol: V::Real,
+        eps: V::Real,
+    ) -> bool {
+        let lower = poly.faces[poly.nearest_face()];
+        let met = self.upper - lower.d <= rel_tol * lower.d.abs() + eps;
+        if self.rounds >= REFINEMENTS || (self.rounds > 0 && met) || poly.verts.len() >= MAX_VERTS {
+            return false;
+        }
+        // Rings only when the first refinement's points were not enough for the bounds to meet.
+        let refined = refine(support, lower.n, self.rounds > 0);
+        self.rounds += 1;
+        self.upper = refined.upper;
+        bounds.upper = bounds.upper.min(refined.upper);
+        for p in &refined.points {
+            bounds.scale = bounds.scale.max(p.w.max_abs());
+            poly.insert(*p, eps);
+        }
+        self.aim = Some(refined.direction);
+        self.smooth = refined.smooth.then_some(refined.points[0]);
+        bounds.cap = (bounds.iterations + EXTRA_ITERATIONS, MAX_VERTS);
+        true
+    }
+}
+
+/// Runs EPA from GJK's final simplex (any number of vertices; the origin on or inside it). With `curved`, the
+/// direction EPA ends on is refined on the support function itself and the expansion goes on around it (see
+/// [`refine`]).
 pub fn expand<V: Vector3>(
     start: &[DiffVertex<V>],
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
     max_iterations: u32,
     rel_tol: V::Real,
     mut report: Report<'_, V>,
+    curved: bool,
 ) -> Result<Expansion<V>, Flat<V>> {
-    let mut poly = Polytope { verts: ArrayVec::new(), faces: ArrayVec::new() };
+    let mut poly = Polytope { verts: ArrayVec::new(), faces: ArrayVec::new(), free: ArrayVec::new() };
     for v in start.iter().take(4) {
         if !poly.contains(v.w) {
             poly.verts.push(*v);
@@ -152,48 +393,139 @@ pub fn expand<V: Vector3>(
     let eps = V::Real::from_f64(1e3) * V::Real::EPSILON * scale.max(V::Real::from_f64(1e-300));
     blow_up(&mut poly, support, eps)?;
     let inside = (0..4).fold(V::zero(), |s, i| s + poly.verts[i].w) * V::Real::from_f64(0.25);
-    for (f, [i, j, k]) in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]].into_iter().enumerate() {
+    for [i, j, k] in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
         let mut face = poly.face(i, j, k).ok_or_else(|| flat_answer(&poly.verts[..4]))?;
         if face.n.dot(poly.verts[i].w - inside) < V::Real::ZERO {
             face = poly.face(i, k, j).ok_or_else(|| flat_answer(&poly.verts[..4]))?;
         }
-        debug_assert_eq!(poly.faces.len(), f);
         poly.faces.push(face);
     }
+    if !poly.link() {
+        return Err(flat_answer(&poly.verts[..4]));
+    }
+    let mut bounds = Bounds { upper: V::Real::INFINITY, iterations: 0, scale, cap: (max_iterations, MAIN_VERTS) };
+    let mut refinement = curved.then_some(Refinement { rounds: 0, aim: None, smooth: None, upper: V::Real::INFINITY });
+    let status = iterate(&mut poly, support, &mut bounds, &mut refinement, rel_tol, eps, &mut report);
+    let nearest = poly.faces[poly.nearest_face()];
+    // The answer's face: where the refined direction leaves the polytope, else the nearest.
+    let aim = refinement.as_ref().and_then(|r| r.aim);
+    let best = aim.and_then(|u| poly.face_toward(u)).map_or(nearest, |f| poly.faces[f]);
+    // A facet of A − B may be split into coplanar triangles whose distances tie to rounding; the witnesses come
+    // from the one that holds the origin's projection (the others would give a vertex or an edge of theirs).
+    let foot = best.n * best.d;
+    let tie = V::Real::from_f64(64.0) * V::Real::EPSILON * bounds.scale.max(best.d.abs());
+    let mut pick = (V::Real::INFINITY, [DiffVertex::default(); 3], crate::simplex::Barycentric::vertex(0));
+    for (_, f) in poly.live().filter(|(_, f)| (f.d - best.d).abs() <= tie) {
+        let face = f.idx.map(|i| poly.verts[i as usize]);
+        let mut bc = closest_to_origin(&face.map(|v| v.w));
+        if bc.mask == 0b111 {
+            // Inside the face: weights of its own foot, well conditioned on slivers.
+            bc.lambda[..3].copy_from_slice(&weights(face.map(|v| v.w), f.n * f.d));
+        }
+        let miss = (bc.combine(&face.map(|v| v.w)) - foot).length_squared();
+        if miss < pick.0 {
+            pick = (miss, face, bc);
+        }
+    }
+    let (_, face, bc) = pick;
+    let witness = DiffVertex {
+        w: bc.combine(&face.map(|v| v.w)),
+        a: bc.combine(&face.map(|v| v.a)),
+        b: bc.combine(&face.map(|v| v.b)),
+        dir: best.n,
+    };
+    let (normal, depth, witness) = match refinement {
+        // Curved: the answer is a point of A − B and the direction to it, so that the deepest points differ by
+        // exactly depth · normal — the refined support point at a smooth minimum, on the boundary itself; else the
+        // point of the face nearest the origin (on an edge of A − B's exposed face when a face of the polytope
+        // straddles a kink).
+        Some(r) => toward(r.smooth.unwrap_or(witness)).unwrap_or((best.n, best.d, witness)),
+        None => (best.n, best.d, witness),
+    };
+    // The exact depth lies between the nearest face's distance and the smallest support value seen; the answer's
+    // depth is at least the former, and within the same span or above it.
+    let error_bound = (bounds.upper.max(depth) - nearest.d).max(V::Real::ZERO);
+    let iterations = bounds.iterations;
+    let (witness_a, witness_b) = (witness.a, witness.b);
+    Ok(Expansion { normal, depth, witness_a, witness_b, iterations, status, error_bound })
+}
 
-    let mut upper = V::Real::INFINITY;
-    let mut iterations = 0;
-    let status = loop {
+/// A point of A − B as an answer: the unit direction to it, its distance, and the point. `None` at the origin.
+pub(super) fn toward<V: Vector>(p: DiffVertex<V>) -> Option<(V, V::Real, DiffVertex<V>)> {
+    let len = p.w.length();
+    (len > V::Real::ZERO && len.is_finite()).then(|| (p.w * (V::Real::ONE / len), len, p))
+}
+
+/// EPA's loop: expand the nearest face until the bounds meet, the point found is already a vertex or cannot be
+/// added, or the caps of `bounds` are reached — and then, for a curved pair, refine and go on (see
+/// [`Refinement::resume`]).
+fn iterate<V: Vector3>(
+    poly: &mut Polytope<V>,
+    support: &mut dyn FnMut(V) -> DiffVertex<V>,
+    bounds: &mut Bounds<V::Real>,
+    refinement: &mut Option<Refinement<V>>,
+    rel_tol: V::Real,
+    eps: V::Real,
+    report: &mut Report<'_, V>,
+) -> Status {
+    let mut resume =
+        |poly: &mut Polytope<V>, bounds: &mut Bounds<V::Real>, support: &mut dyn FnMut(V) -> DiffVertex<V>| {
+            refinement.as_mut().is_some_and(|r| r.resume(poly, support, bounds, rel_tol, eps))
+        };
+    loop {
         let nearest = poly.nearest_face();
         let best = poly.faces[nearest];
-        if iterations >= max_iterations {
-            break Status::MaxIterations;
+        // The iteration cap may be reached before asking for a point (no iterations allowed at all).
+        if bounds.iterations >= bounds.cap.0 {
+            let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * bounds.scale;
+            let status = if bounds.upper - best.d <= rounding { Status::Converged } else { Status::MaxIterations };
+            if resume(poly, bounds, support) {
+                continue;
+            }
+            return status;
         }
-        iterations += 1;
+        bounds.iterations += 1;
         let w = support(best.n);
-        upper = upper.min(best.n.dot(w.w));
-        let scale = scale.max(w.w.max_abs());
-        let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * scale;
+        bounds.upper = bounds.upper.min(best.n.dot(w.w));
+        bounds.scale = bounds.scale.max(w.w.max_abs());
+        let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * bounds.scale;
+        let upper = bounds.upper;
         let met = upper - best.d <= rel_tol * best.d.abs() + noise;
         // The faces before this iteration, kept for the observer only (expanding replaces some of them).
-        let observed = report.is_some().then(|| poly.face_indices());
-        let end = if met || poly.contains(w.w) {
-            // A repeated vertex with the bounds still apart is as far as this precision goes: say so.
-            let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale;
-            Some(if met || upper - best.d <= rounding { Status::Converged } else { Status::Stalled })
-        } else if !poly.expand(w, eps) {
-            Some(if poly.verts.is_full() { Status::MaxIterations } else { Status::Stalled })
+        let observed = report.is_some().then(|| poly.face_indices(nearest));
+        let nv = poly.verts.len();
+        // A point that cannot be added with the bounds still apart is as far as this precision goes: say so, unless
+        // the bounds already meet to within the rounding of the numbers in play.
+        let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * bounds.scale;
+        let stalled = |full: bool| {
+            if upper - best.d <= rounding {
+                Status::Converged
+            } else if full {
+                Status::MaxIterations
+            } else {
+                Status::Stalled
+            }
+        };
+        let full = poly.verts.len() >= bounds.cap.1;
+        let end = if met {
+            Some(Status::Converged)
+        } else if poly.contains(w.w) {
+            Some(stalled(false))
+        } else if full || !poly.expand(w, nearest, eps, best.d - eps) {
+            Some(stalled(full))
+        } else if bounds.iterations >= bounds.cap.0 {
+            Some(stalled(true))
         } else {
             None
         };
-        if let (Some(report), Some((faces, nf))) = (report.as_mut(), observed) {
-            // Expanding appends w after the old vertices, so the first `nv` are the polytope before this step.
-            let nv = if end.is_none() { poly.verts.len() - 1 } else { poly.verts.len() };
+        // Where the expansion ends, a curved pair goes on after a refinement: for the observer, the step continues.
+        let end = end.filter(|_| !resume(poly, bounds, support));
+        if let (Some(report), Some((faces, nf, at))) = (report.as_mut(), observed) {
             report(&Progress {
-                iteration: iterations,
+                iteration: bounds.iterations,
                 vertices: &poly.verts[..nv],
                 faces: &faces[..3 * nf],
-                nearest,
+                nearest: at,
                 normal: best.n,
                 lower: best.d,
                 support: w.w,
@@ -202,28 +534,30 @@ pub fn expand<V: Vector3>(
             });
         }
         if let Some(status) = end {
-            break status;
-        }
-    };
-    let best = poly.faces[poly.nearest_face()];
-    // A facet of A − B may be split into coplanar triangles whose distances tie to rounding; the witnesses come
-    // from the one that holds the origin's projection (the others would give a vertex or an edge of theirs).
-    let foot = best.n * best.d;
-    let tie = V::Real::from_f64(64.0) * V::Real::EPSILON * scale.max(best.d.abs());
-    let mut pick = (V::Real::INFINITY, [DiffVertex::default(); 3], crate::simplex::Barycentric::vertex(0));
-    for f in poly.faces.iter().filter(|f| f.d - best.d <= tie) {
-        let face = f.idx.map(|i| poly.verts[i as usize]);
-        let bc = closest_to_origin(&face.map(|v| v.w));
-        let miss = (bc.combine(&face.map(|v| v.w)) - foot).length_squared();
-        if miss < pick.0 {
-            pick = (miss, face, bc);
+            return status;
         }
     }
-    let (_, face, bc) = pick;
-    let witness_a = bc.combine(&face.map(|v| v.a));
-    let witness_b = bc.combine(&face.map(|v| v.b));
-    let error_bound = (upper - best.d).max(V::Real::ZERO);
-    Ok(Expansion { normal: best.n, depth: best.d, witness_a, witness_b, iterations, status, error_bound })
+}
+
+/// Barycentric weights of `x`, a point in the plane of triangle `p`, from the vertex opposite the longest edge and
+/// the cross products of its two edges with the face normal: on a sliver (two vertices close together, the third far
+/// away) the point they combine back to is within rounding of `x`, where weights from the sub-triangles' projected
+/// areas carry the rounding of the sliver's small area (1e-10 of the size for a sliver 3e-7 wide).
+fn weights<V: Vector3>(p: [V; 3], x: V) -> [V::Real; 3] {
+    let len = |i: usize| (p[(i + 2) % 3] - p[(i + 1) % 3]).length_squared();
+    let k = (1..3).fold(0, |m, i| if len(i) > len(m) { i } else { m });
+    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+    let (e1, e2, r) = (p[i] - p[k], p[j] - p[k], x - p[k]);
+    let n = e1.cross(e2);
+    let nn = n.length_squared();
+    if !(nn > V::Real::ZERO) {
+        return [V::Real::ONE / V::Real::from_f64(3.0); 3];
+    }
+    let s = r.cross(e2).dot(n) / nn;
+    let t = e1.cross(r).dot(n) / nn;
+    let mut out = [V::Real::ZERO; 3];
+    (out[i], out[j], out[k]) = (s, t, V::Real::ONE - s - t);
+    out
 }
 
 /// Grows the starting simplex to a tetrahedron of non-zero volume by asking A − B for support points off the

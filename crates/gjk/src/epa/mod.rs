@@ -7,6 +7,7 @@
 
 pub mod dim2;
 pub mod dim3;
+mod refine;
 
 use crate::gjk::run::{Outcome, Params};
 use crate::gjk::{DiffVertex, DistanceOptions, Pair, Status};
@@ -194,6 +195,7 @@ where
     O: Observer<V>,
 {
     let center = pair.center();
+    let curved = !(pair.a.polyhedral() && pair.b.polyhedral());
     let mut support = |d: V| pair.support(d);
     let mut relay = |p: &Progress<'_, V>| {
         observer.epa_step(&EpaStep {
@@ -210,7 +212,7 @@ where
     };
     let report: Report<'_, V> = if O::ENABLED { Some(&mut relay) } else { None };
     let (normal, depth, wa, wb, iterations, status, error_bound) =
-        match V::expand_polytope(simplex, &mut support, options.max_iterations, options.tolerance, report) {
+        match V::expand_polytope(simplex, &mut support, options.max_iterations, options.tolerance, report, curved) {
             Ok(e) => (e.normal, e.depth, e.witness_a, e.witness_b, e.iterations, e.status, e.error_bound),
             Err(flat) => {
                 // A − B is flat here: zero depth, and either normal is valid; take the one from A toward B.

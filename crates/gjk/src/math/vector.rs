@@ -134,6 +134,7 @@ pub trait Vector:
         max_iterations: u32,
         rel_tol: Self::Real,
         report: Report<'_, Self>,
+        curved: bool,
     ) -> Result<Expansion<Self>, Flat<Self>>;
 }
 
@@ -192,8 +193,9 @@ macro_rules! impl_vector2 {
                 max_iterations: u32,
                 rel_tol: $r,
                 report: Report<'_, Self>,
+                curved: bool,
             ) -> Result<Expansion<Self>, Flat<Self>> {
-                crate::epa::dim2::expand(start, support, max_iterations, rel_tol, report)
+                crate::epa::dim2::expand(start, support, max_iterations, rel_tol, report, curved)
             }
             fn facet_normal(points: &[Self]) -> Option<Self> {
                 dim2::facet_normal(points)
@@ -252,8 +254,9 @@ macro_rules! impl_vector3 {
                 max_iterations: u32,
                 rel_tol: $r,
                 report: Report<'_, Self>,
+                curved: bool,
             ) -> Result<Expansion<Self>, Flat<Self>> {
-                crate::epa::dim3::expand(start, support, max_iterations, rel_tol, report)
+                crate::epa::dim3::expand(start, support, max_iterations, rel_tol, report, curved)
             }
             fn facet_normal(points: &[Self]) -> Option<Self> {
                 dim3::facet_normal(points)

@@ -26,6 +26,10 @@ impl<V: Vector> SupportMap<V> for Ball<V::Real> {
     fn radius(&self) -> V::Real {
         self.radius
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        true
+    }
     fn center(&self) -> V {
         V::zero()
     }

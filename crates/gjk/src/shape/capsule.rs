@@ -30,6 +30,10 @@ impl<V: Vector> SupportMap<V> for Capsule<V::Real> {
     fn radius(&self) -> V::Real {
         self.radius
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        true
+    }
     fn center(&self) -> V {
         V::zero()
     }

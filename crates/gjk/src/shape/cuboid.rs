@@ -29,6 +29,10 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
             }
         })
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        true
+    }
     fn center(&self) -> V {
         V::zero()
     }

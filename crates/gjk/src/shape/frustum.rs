@@ -111,6 +111,10 @@ impl<V: Vector3> SupportMap<V> for Frustum<V> {
     fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
         self.hull.support_hinted(dir, hint)
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        true
+    }
     fn center(&self) -> V {
         self.hull.center()
     }

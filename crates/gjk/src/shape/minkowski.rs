@@ -27,6 +27,11 @@ impl<V: Vector, A: SupportMap<V>, B: SupportMap<V>> SupportMap<V> for MinkowskiS
     fn radius(&self) -> V::Real {
         self.a.radius() + self.b.radius()
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        // The sum of two polytopes is a polytope; a radius of either is carried apart, as the sum's radius.
+        self.a.polyhedral() && self.b.polyhedral()
+    }
     fn center(&self) -> V {
         self.a.center() + self.b.center()
     }

@@ -94,6 +94,17 @@ pub trait SupportMap<V: Vector> {
         None
     }
 
+    /// True when the core is a polytope (finitely many vertices: a point, segment, triangle, box, hull; a ball's or
+    /// a capsule's core). EPA's faces are then facets of the cores' difference and its penetration depth is exact;
+    /// for any other core (curved: cylinder, cone, ellipsoid, a user's support function) the penetration query
+    /// also refines the direction on the support function itself (see [`crate::epa`]). The default, `false`, is
+    /// always correct; `true` on a shape that is not a polytope makes curved penetrations only as exact as EPA's
+    /// polytope.
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        false
+    }
+
     /// The feature of the core (vertex, edge or face) that supports `dir`, for contact manifolds. Polyhedral
     /// shapes report the face whose normal is closest to `dir`; the default, right for strictly convex shapes, is
     /// the support point alone.
@@ -168,6 +179,10 @@ macro_rules! forward_support_map {
             #[inline]
             fn point_core(&self) -> Option<V> {
                 (**self).point_core()
+            }
+            #[inline]
+            fn polyhedral(&self) -> bool {
+                (**self).polyhedral()
             }
             fn local_aabb(&self) -> Aabb<V> {
                 (**self).local_aabb()

@@ -20,6 +20,10 @@ impl<V: Vector> SupportMap<V> for Point<V> {
     fn support(&self, _dir: V) -> V {
         self.at
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        true
+    }
     fn center(&self) -> V {
         self.at
     }

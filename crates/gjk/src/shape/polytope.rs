@@ -506,6 +506,11 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
         self.centroid
     }
 
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        true
+    }
+
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         if self.face_normals.is_empty() {
             return self.support_edge(dir, out);

@@ -32,6 +32,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Posed<S, V> {
     fn radius(&self) -> V::Real {
         self.shape.radius()
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        self.shape.polyhedral()
+    }
     fn center(&self) -> V {
         self.pose.transform_point(self.shape.center())
     }

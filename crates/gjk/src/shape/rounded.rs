@@ -31,6 +31,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S, V::Real> {
     fn radius(&self) -> V::Real {
         self.shape.radius() + self.radius
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        self.shape.polyhedral()
+    }
     fn center(&self) -> V {
         self.shape.center()
     }

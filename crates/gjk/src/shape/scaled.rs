@@ -41,6 +41,12 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Scaled<S, V> {
             V::Real::ZERO
         }
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        // A linear map keeps a polytope a polytope; a non-uniform one folds the radius into the core (a ball
+        // becomes an ellipsoid), which is then curved.
+        self.shape.polyhedral() && (self.uniform || self.shape.radius() == V::Real::ZERO)
+    }
     fn center(&self) -> V {
         self.shape.center().mul_elem(self.scale)
     }

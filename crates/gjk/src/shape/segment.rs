@@ -27,6 +27,10 @@ impl<V: Vector> SupportMap<V> for Segment<V> {
             self.a
         }
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        true
+    }
     fn center(&self) -> V {
         (self.a + self.b) * V::Real::HALF
     }

@@ -34,6 +34,10 @@ impl<V: Vector> SupportMap<V> for Triangle<V> {
             c
         }
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        true
+    }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         if V::DIM == 3 {
             // In 3D the triangle is its own face, either side.

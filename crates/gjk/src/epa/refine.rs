@@ -1,0 +1,207 @@
+//! The penetration direction refined on the true support function, for shapes with curved parts.
+//!
+//! The depth is the smallest support value of A − B over unit directions, D = min h(n), and EPA finds it on a
+//! polytope of support points. On a polytope that is exact: its faces are facets of A − B. On a curved part of
+//! A − B the polytope is only a secant surface: its nearest face is below the boundary by its sagitta, and its
+//! normal is off the true one by about the square root of the depth error (h grows quadratically away from the
+//! minimum), so 1e-12 on the depth still leaves 1e-6 rad on the normal.
+//!
+//! So for curved shapes the direction is refined on h itself, from EPA's face normal: Newton's method on the sphere
+//! of directions. At a unit n with support point s = s(n), h's gradient along a unit tangent t is s·t (s is the
+//! gradient of h, and the tangent step does not change |n| to first order), and its second derivative is
+//! t·(∂s/∂n)t − h: the curvature of the boundary's support minus the sphere's own. ∂s/∂n is taken by central
+//! differences of s over a step `δ = √ε` (in either precision: rounding of s costs ε·size/δ = √ε relative, and s
+//! needs no more, since the iteration's fixed point — s parallel to n — does not depend on the Hessian). Each step
+//! is kept only if it lowers h, so where h has a kink (the rim of a cylinder, an edge of a polytope part) the
+//! iteration ends within δ/2 of it instead of crossing back and forth.
+//!
+//! Every h computed is an upper bound on the depth, so the refinement only ever tightens the upper bound. Its
+//! support points — at the refined direction and the `± δ` stencil around it — are then added to EPA's polytope:
+//! they wrap the nearest boundary point in faces a few δ wide, flat to δ² — within rounding in f64 — and EPA goes
+//! on from there, so its lower bound can meet the upper one and its face there gives the normal (within δ) and the
+//! witness points.
+
+use arrayvec::ArrayVec;
+
+use crate::gjk::DiffVertex;
+use crate::math::{Real, Vector};
+
+/// Rings of support points around the refined direction, at angles growing by [`RING_GROWTH`] from the
+/// stencil's: EPA's faces near a curved minimum must be narrower the nearer they are (a face's sagitta must stay
+/// below how much h rises over it), so a geometric family of rings covers all of them with a few dozen points
+/// where EPA, splitting one face at a time, would need hundreds of iterations.
+const RINGS: usize = 7;
+/// Points per ring in 3D (each ring turned by half a step from the previous one); 2 in 2D.
+const RING_POINTS: usize = 6;
+/// Ratio of successive ring angles.
+const RING_GROWTH: f64 = 8.0;
+
+/// Most support points a refinement hands back to EPA: the refined one, a stencil of two per tangent axis and the
+/// rings.
+pub(crate) const MAX_POINTS: usize = 5 + RINGS * RING_POINTS;
+
+/// Newton iterations at most (each costs 1 + 2·(DIM − 1) support calls, plus those of its step halvings).
+const MAX_NEWTON: u32 = 16;
+
+/// Step halvings at most before a Newton step that does not lower h is given up.
+const MAX_HALVINGS: u32 = 12;
+
+/// What the refinement found.
+pub(crate) struct Refined<V: Vector> {
+    /// The refined direction (unit).
+    pub direction: V,
+    /// The smallest h found: an upper bound on the depth.
+    pub upper: V::Real,
+    /// Support points to add to the polytope: at `direction` first, then its stencil.
+    pub points: ArrayVec<DiffVertex<V>, MAX_POINTS>,
+    /// Whether the refined direction is a smooth minimum of h: the support point there lies on the line along it
+    /// (its tangential part, h's gradient, vanished to within √ε of the size). Then the support point itself is
+    /// the deepest point, exactly on the boundary; at a kink of h (the exposed face is an edge or a facet, and its
+    /// support point one of that face's ends) EPA's face has the answer instead.
+    pub smooth: bool,
+}
+
+/// DIM − 1 unit vectors orthogonal to the unit `n` and to each other (Gram–Schmidt on the axes, those least
+/// aligned with n first).
+fn tangents<V: Vector>(n: V) -> ArrayVec<V, 2> {
+    let mut axes: ArrayVec<usize, 3> = (0..V::DIM).collect();
+    axes.sort_by(|&i, &j| n.get(i).abs().partial_cmp(&n.get(j).abs()).unwrap_or(core::cmp::Ordering::Equal));
+    let mut out = ArrayVec::<V, 2>::new();
+    for &i in &axes {
+        if out.len() == V::DIM - 1 {
+            break;
+        }
+        let mut t = V::axis(i) - n * n.get(i);
+        for &u in &out {
+            t -= u * t.dot(u);
+        }
+        let t = t.normalize_or_zero();
+        if t != V::zero() {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// Refines the unit direction `start` toward a local minimum of h(n) = n·s(n) (see the module docs).
+/// With `rings`, the rings of support points around the refined direction are added to the points handed back.
+pub(crate) fn refine<V: Vector>(support: &mut dyn FnMut(V) -> DiffVertex<V>, start: V, rings: bool) -> Refined<V> {
+    let zero = V::Real::ZERO;
+    let delta = V::Real::EPSILON.sqrt();
+    let mut eval = |n: V| {
+        let s = support(n);
+        (n.dot(s.w), s)
+    };
+    let mut n = start;
+    let (mut h, mut s) = eval(n);
+    let mut stencil = ArrayVec::<DiffVertex<V>, 4>::new();
+    for _ in 0..MAX_NEWTON {
+        let t = tangents(n);
+        if t.len() + 1 != V::DIM || !h.is_finite() {
+            break;
+        }
+        // Gradient: the tangential part of the support point.
+        let mut g = [zero; 2];
+        for (gi, ti) in g.iter_mut().zip(&t) {
+            *gi = s.w.dot(*ti);
+        }
+        // Second derivatives by central differences of s along each tangent.
+        stencil.clear();
+        let mut ds = [V::zero(); 2];
+        for (i, ti) in t.iter().enumerate() {
+            let (_, plus) = eval(n + *ti * delta);
+            let (_, minus) = eval(n - *ti * delta);
+            ds[i] = (plus.w - minus.w) * (V::Real::ONE / (delta + delta));
+            stencil.push(plus);
+            stencil.push(minus);
+        }
+        let mut hess = [[zero; 2]; 2];
+        for i in 0..t.len() {
+            for j in 0..t.len() {
+                // Symmetrised: ∂s/∂n is symmetric, its difference quotients only to rounding.
+                hess[i][j] = (t[j].dot(ds[i]) + t[i].dot(ds[j])) * V::Real::HALF;
+            }
+            hess[i][i] -= h;
+        }
+        let step = newton_step(&hess, &g, t.len(), h.abs().max(s.w.max_abs()));
+        let size = step.iter().fold(zero, |m, x| m.max(x.abs()));
+        if !(size > V::Real::EPSILON) {
+            break;
+        }
+        // Halve the step until h goes down; give up (converged to rounding, or at a kink) when it never does.
+        let mut scale = V::Real::ONE;
+        let mut moved = false;
+        for _ in 0..MAX_HALVINGS {
+            let mut trial = n;
+            for (ti, x) in t.iter().zip(&step) {
+                trial += *ti * (*x * scale);
+            }
+            let trial = trial.normalize_or_zero();
+            let (ht, st) = eval(trial);
+            if ht < h {
+                (n, h, s) = (trial, ht, st);
+                moved = true;
+                break;
+            }
+            scale *= V::Real::HALF;
+        }
+        if !moved {
+            break;
+        }
+        stencil.clear();
+    }
+    if stencil.is_empty() {
+        for ti in tangents(n) {
+            stencil.push(eval(n + ti * delta).1);
+            stencil.push(eval(n - ti * delta).1);
+        }
+    }
+    let mut points = ArrayVec::new();
+    points.push(s);
+    for p in stencil {
+        points.push(p);
+    }
+    let t = tangents(n);
+    let mut angle = delta;
+    for ring in 0..if rings { RINGS } else { 0 } {
+        angle *= V::Real::from_f64(RING_GROWTH);
+        let per_ring = if V::DIM == 2 { 2 } else { RING_POINTS };
+        for k in 0..per_ring {
+            let turn = core::f64::consts::TAU * (k as f64 + 0.5 * (ring % 2) as f64) / per_ring as f64;
+            let mut u = t[0] * V::Real::from_f64(turn.cos());
+            if let Some(t1) = t.get(1) {
+                u += *t1 * V::Real::from_f64(turn.sin());
+            }
+            points.push(eval(n + u * angle).1);
+        }
+    }
+    let upper = points.iter().fold(h, |m, p| m.min(p.dir.normalize_or_zero().dot(p.w)));
+    let lateral = (s.w - n * n.dot(s.w)).length();
+    let smooth = lateral <= delta * s.w.max_abs().max(h.abs());
+    Refined { direction: n, upper, points, smooth }
+}
+
+/// The Newton step x solving H x = −g on the first `k` coordinates, with H's eigenvalues raised to at least
+/// 1e-3·`size` so that a flat direction (a circle of minimisers) or a concave one moves by a bounded amount
+/// instead of an unbounded one.
+fn newton_step<R: Real>(hess: &[[R; 2]; 2], g: &[R; 2], k: usize, size: R) -> [R; 2] {
+    let floor = R::from_f64(1e-3) * size;
+    if k == 1 {
+        return [-g[0] / hess[0][0].max(floor), R::ZERO];
+    }
+    // Eigen-decomposition of the symmetric 2×2 [[a, b], [b, c]].
+    let (a, b, c) = (hess[0][0], hess[0][1], hess[1][1]);
+    let mean = (a + c) * R::HALF;
+    let half_diff = (a - c) * R::HALF;
+    let root = (half_diff * half_diff + b * b).sqrt();
+    let (l1, l2) = (mean + root, mean - root);
+    // Eigenvector of l1: (b, l1 − a) or (l1 − c, b), whichever is longer; l2's is its perpendicular.
+    let (v1, v2) = ((b, l1 - a), (l1 - c, b));
+    let (ex, ey) = if v1.0 * v1.0 + v1.1 * v1.1 >= v2.0 * v2.0 + v2.1 * v2.1 { v1 } else { v2 };
+    let len = (ex * ex + ey * ey).sqrt();
+    let (ex, ey) = if len > R::ZERO { (ex / len, ey / len) } else { (R::ONE, R::ZERO) };
+    // x = −Σ (e·g / λ) e over the two eigenvectors e1 = (ex, ey), e2 = (−ey, ex).
+    let (g1, g2) = (ex * g[0] + ey * g[1], -ey * g[0] + ex * g[1]);
+    let (c1, c2) = (-g1 / l1.max(floor), -g2 / l2.max(floor));
+    [c1 * ex - c2 * ey, c1 * ey + c2 * ex]
+}
