@@ -1,0 +1,54 @@
+//! The failure classes that are known open defects (issue 11, being fixed now by other engineers). The binary
+//! and `run.sh` fail on every failure, these included; only the smoke test (`tests/smoke.rs`) lets these pass,
+//! so that it guards every other invariant today. Remove an entry when its fix lands: the smoke test then keeps
+//! it fixed.
+
+use crate::report::Failure;
+
+/// (check name, a part of the failure's class that must match — "" for any —, why it is open).
+pub const OPEN: &[(&str, &str, &str)] = &[
+    // §1: contact manifolds break their own convention (points not paired along the normal, depth not the
+    // separation, contacts deeper than the penetration depth, points off the shapes).
+    ("contact.point_identity", "", "issue 11 §1: manifold points are not paired along the normal"),
+    ("contact.point_on_a", "", "issue 11 §1: manifold points off their shapes"),
+    ("contact.point_on_b", "", "issue 11 §1: manifold points off their shapes"),
+    ("contact.not_deeper_than_penetration", "", "issue 11 §1: contacts deeper than the penetration depth"),
+    ("contact.deepest_is_penetration_depth", "", "issue 11 §1: the deepest contact is not at the penetration depth"),
+    ("contact.within_prediction", "", "issue 11 §1: contact depth is not the separation along the normal"),
+    // §1: penetration on curved cores is approximate; witnesses on polytopes reach only √ε of the direction.
+    ("penetration.point_identity", "", "issue 11 §1: deepest points break point_b − point_a = distance·normal"),
+    ("penetration.witness_on_a", "", "issue 11 §1: deepest points off their shapes"),
+    ("penetration.witness_on_b", "", "issue 11 §1: deepest points off their shapes"),
+    ("penetration.distance_along_normal", "", "issue 11 §1: EPA's normal is not the direction of least depth"),
+    ("penetration.not_deepest_direction", "", "issue 11 §1: EPA's depth exceeds a sampled direction's"),
+    ("penetration.too_shallow", "", "issue 11 §1: EPA stops early on curved cores"),
+    ("penetration.swap_keeps_distance", "", "issue 11 §1: EPA depth differs between the two orders"),
+    ("penetration.swap_negates_normal", "", "issue 11 §1: EPA normal differs between the two orders"),
+    ("distance.point_identity", "", "issue 11 §1: witnesses on needles and slabs off by √ε"),
+    ("distance.witness_on_a", "", "issue 11 §1: witnesses on needles and slabs off by √ε"),
+    ("distance.witness_on_b", "", "issue 11 §1: witnesses on needles and slabs off by √ε"),
+    ("distance.certified_by_normal", "", "issue 11 §1: the normal is only √ε accurate (duality gap)"),
+    ("ray.normal_supports_hit", "", "issue 11 §1: ray normals on needle shapes off by up to 1e-3 rad"),
+    // §1 (f32 touching band) and §3 (order-dependent verdicts, stalls within the error bound called apart).
+    ("distance.undecided_called_apart", "", "issue 11 §3: a stalled run within its bound of touching says apart"),
+    ("verdict.agree", "", "issue 11 §1/§3: verdicts differ near touching and between the orders"),
+    // §3: finite inputs give non-finite answers; rotating casts claim hits at the iteration cap.
+    ("ray.finite", "", "issue 11 §3: hollow ray with a zero direction: hit, toi ∞, NaN point"),
+    ("toi.hit_is_contact", "", "issue 11 §3: time_of_impact claims a hit at its iteration cap"),
+    // §2 and §3 in the CLI.
+    ("cli.same_id", "cli", "issue 11 §2: the id is lost on 1e400, deep nesting, a BOM, NaN"),
+    ("cli.answerable_line_answered", "bom", "issue 11 §2: a leading BOM is not stripped"),
+    ("cli.answerable_line_answered", "odd-quaternion", "issue 11 §2: tiny/huge quaternions are called zero"),
+    ("cli.broken_line_is_error", "other-dimension-shape", "issue 11 §2: a 2D shape name in a 3D line is a sphere"),
+    ("cli.broken_line_is_error", "wrong-type-solid", "issue 11 §2: booleans are not validated in every query"),
+    ("cli.no_null_number", "cli", "issue 11 §3: null distance/toi from overflow (1e155+ sizes)"),
+    ("cli.exit_zero", "cli-binary", "issue 11 §2: invalid UTF-8 ends the stream"),
+    ("cli.one_answer_per_line", "cli-binary", "issue 11 §2: invalid UTF-8 ends the stream"),
+    ("cli.stream_same_id_in_order", "cli-binary", "issue 11 §2: ids lost on unparsable lines"),
+];
+
+/// Why a failure is a known open defect, or `None` if it is not one.
+pub fn why(f: &Failure) -> Option<&'static str> {
+    let class = f.class();
+    OPEN.iter().find(|(check, part, _)| *check == f.check && class.contains(part)).map(|(_, _, why)| *why)
+}
