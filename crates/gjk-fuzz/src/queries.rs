@@ -635,6 +635,15 @@ impl<V: Space> Checker<'_, V> {
         }
     }
 
+    /// Where B's origin is relative to A's at time t, computed in f64 from the exact values of the case's
+    /// (possibly f32) inputs: the reference of the casts places A at the origin and B there, so its own rounding
+    /// is that of the relative offset only, however far the pair has travelled.
+    fn relative_offset(&self, va: Vec<f64>, vb: Vec<f64>) -> impl Fn(f64) -> Vec<f64> {
+        let start = sub(&coords(self.b.pose.translation), &coords(self.a.pose.translation));
+        let rel = sub(&vb, &va);
+        move |t| axpy(&start, t, &rel)
+    }
+
     /// A time after which the shapes can no longer be within the target of each other: their bounding balls
     /// about their origins (which rotation does not change) separate for good at the relative speed `rel_speed`.
     fn horizon(&self, rel_speed: f64, target: f64) -> f64 {
@@ -667,10 +676,8 @@ impl<V: Space> Checker<'_, V> {
         let Some(r) = ctx.run(q, false, || shape_cast(&**sa, &pa, va, &**sb, &pb, vb, &opts)) else {
             return;
         };
-        let at = |t: f64| {
-            let t = real::<V>(t);
-            (Iso::new(pa.rotation, pa.translation + va * t), Iso::new(pb.rotation, pb.translation + vb * t))
-        };
+        let offset = self.relative_offset(coords(va), coords(vb));
+        let at = |t: f64| (Iso::new(pa.rotation, V::zero()), Iso::new(pb.rotation, vec::<V>(&offset(t))));
         let rel = norm(&sub(&coords(vb), &coords(va)));
         let target = c.target_distance;
         let tt = &self.tol;
@@ -750,9 +757,11 @@ impl<V: Space> Checker<'_, V> {
         // target; the moved poses add the rounding of the motion at the horizon.
         let cast_tol = (1e-10f64).max(64.0 * tt.eps) * tt.size;
         let acc = tt.acc + cast_tol + 64.0 * tt.eps * ((rel + spin) * horizon.min(1e300));
+        let offset = self.relative_offset(coords(ma.linear), coords(mb.linear));
         let dist_at = |t: f64| {
             let tr = real::<V>(t);
-            self.signed_distance_at(&ma.at(tr), &mb.at(tr))
+            let (ra, rb) = (ma.at(tr).rotation, mb.at(tr).rotation);
+            self.signed_distance_at(&Iso::new(ra, V::zero()), &Iso::new(rb, vec::<V>(&offset(t))))
         };
         if r.hit {
             let toi = r.toi.to_f64();

@@ -171,7 +171,7 @@ impl Report {
             .count();
         let _ = writeln!(
             s,
-            "failure classes: {} ({} known open in issue 11, {} not known)  (failures: {})",
+            "failure classes: {} ({} listed in known.rs, {} not listed)  (failures: {})",
             self.class_counts.len(),
             known,
             self.class_counts.len() - known,
