@@ -168,11 +168,27 @@ impl Ctx<'_> {
         tol: f64,
         what: impl FnOnce() -> String,
     ) {
+        self.within_as(Severity::Inaccuracy, check, q, swapped, error, tol, what);
+    }
+
+    /// [`within`](Self::within) for a measured check whose failure means a wrong yes/no answer (a hit that is
+    /// no contact, a miss through the shape): reported with that severity.
+    #[allow(clippy::too_many_arguments)]
+    pub fn within_as(
+        &mut self,
+        severity: Severity,
+        check: &'static str,
+        q: Query,
+        swapped: bool,
+        error: f64,
+        tol: f64,
+        what: impl FnOnce() -> String,
+    ) {
         if !(error <= tol) {
             let excess = if tol > 0.0 { error / tol } else { f64::MAX };
             self.fail(
                 check,
-                Severity::Inaccuracy,
+                severity,
                 excess,
                 q,
                 swapped,

@@ -370,9 +370,15 @@ impl<V: Space> Checker<'_, V> {
                 ctx.within("bounded.lower_bound_holds", Query::DistanceBounded, false, x - cd, t.acc, || {
                     format!("above_bound with lower bound {x:e} > the distance {cd:e} (max_distance {m:e})")
                 });
-                ctx.within("bounded.really_above", Query::DistanceBounded, false, m - cd, t.acc, || {
-                    format!("above_bound but the distance {cd:e} is below max_distance {m:e}")
-                });
+                ctx.within_as(
+                    Severity::Verdict,
+                    "bounded.really_above",
+                    Query::DistanceBounded,
+                    false,
+                    m - cd,
+                    t.acc,
+                    || format!("above_bound but the distance {cd:e} is below max_distance {m:e}"),
+                );
             } else if bd.status == Status::Converged && cold.status == Status::Converged {
                 ctx.within("bounded.same_distance", Query::DistanceBounded, false, (x - cd).abs(), t.acc, || {
                     format!("bounded {x:e}, unbounded {cd:e} (max_distance {m:e})")
@@ -571,7 +577,7 @@ impl<V: Space> Checker<'_, V> {
             // A zero normal means "no surface here": a hit at 0 from inside (solid), or from on a shape without
             // volume (a point, a segment: every direction is normal to it).
             if toi == 0.0 && n.iter().all(|&x| x == 0.0) {
-                ctx.within("ray.zero_normal_only_inside", q, false, -origin_depth, acc, || {
+                ctx.within_as(Severity::Verdict, "ray.zero_normal_only_inside", q, false, -origin_depth, acc, || {
                     format!("hit at 0 with a zero normal, but the origin is {:e} outside", -origin_depth)
                 });
                 return;
@@ -588,12 +594,12 @@ impl<V: Space> Checker<'_, V> {
                 });
             }
             if solid && toi > 0.0 {
-                ctx.within("ray.solid_inside_hits_at_zero", q, false, origin_depth, acc, || {
+                ctx.within_as(Severity::Verdict, "ray.solid_inside_hits_at_zero", q, false, origin_depth, acc, || {
                     format!("the origin is {origin_depth:e} inside A, but the hit is at {toi:e}")
                 });
                 // Nothing of A before the hit: the segment from the origin to the hit point only touches A.
                 let before = self.segment_depth(o, o + d * real::<V>(toi));
-                ctx.within("ray.first_hit", q, false, before, acc, || {
+                ctx.within_as(Severity::Verdict, "ray.first_hit", q, false, before, acc, || {
                     format!("the ray is already {before:e} deep in A before toi {toi:e}")
                 });
             }
@@ -606,7 +612,7 @@ impl<V: Space> Checker<'_, V> {
             // (An origin within `acc` of the surface may be taken as inside: rounding cannot tell.)
             let excused = !solid && origin_depth > -acc && end_inside;
             if !excused {
-                ctx.within("ray.missed_hit", q, false, depth, acc, || {
+                ctx.within_as(Severity::Verdict, "ray.missed_hit", q, false, depth, acc, || {
                     format!("miss, but the ray within max_toi reaches {depth:e} into A (origin depth {origin_depth:e})")
                 });
             }
@@ -703,12 +709,12 @@ impl<V: Space> Checker<'_, V> {
                 format!("toi {toi:e}, max_toi {max:e}")
             });
             let d = dist_at(toi);
-            ctx.within("cast.hit_is_contact", q, false, d - target, acc, || {
+            ctx.within_as(Severity::Verdict, "cast.hit_is_contact", q, false, d - target, acc, || {
                 format!("at toi {toi:e} the shapes are {d:e} apart (target {target:e})")
             });
             if toi > 0.0 {
                 let d0 = dist_at(0.0);
-                ctx.within("cast.no_contact_at_start", q, false, target - d0, acc, || {
+                ctx.within_as(Severity::Verdict, "cast.no_contact_at_start", q, false, target - d0, acc, || {
                     format!("hit at {toi:e}, but at t = 0 the shapes are already {d0:e} apart (target {target:e})")
                 });
                 let nl = norm(&n);
@@ -720,7 +726,7 @@ impl<V: Space> Checker<'_, V> {
                 return;
             }
             let (tmin, dmin) = golden_min(&dist_at, 0.0, horizon);
-            ctx.within("cast.missed_contact", q, false, target - dmin, acc, || {
+            ctx.within_as(Severity::Verdict, "cast.missed_contact", q, false, target - dmin, acc, || {
                 format!("miss, but at t = {tmin:e} the shapes are {dmin:e} apart (target {target:e}, max_toi {max:e})")
             });
         }
@@ -776,7 +782,7 @@ impl<V: Space> Checker<'_, V> {
                 format!("toi {toi:e}, max_toi {:e}", c.max_toi)
             });
             let d = dist_at(toi);
-            ctx.within("toi.hit_is_contact", q, false, d - target, acc, || {
+            ctx.within_as(Severity::Verdict,"toi.hit_is_contact", q, false, d - target, acc, || {
                 format!("hit at {toi:e} (status {:?}, {} iterations), but the shapes are {d:e} apart there (target {target:e})", r.status, r.iterations)
             });
             self.sampled_clearance(ctx, q, &dist_at, toi, target, acc, "toi.tunnelled");
@@ -808,7 +814,7 @@ impl<V: Space> Checker<'_, V> {
             let t = end * k as f64 / 33.0;
             let d = dist_at(t);
             if d < target - acc {
-                ctx.within(check, q, false, target - d, acc, || {
+                ctx.within_as(Severity::Verdict, check, q, false, target - d, acc, || {
                     format!("at t = {t:e} (before {end:e}) the shapes are {d:e} apart (target {target:e})")
                 });
                 return;
