@@ -11,10 +11,11 @@ use serde_json::{json, Map, Value};
 use crate::gen::Case;
 use crate::report::{Failure, Report, Severity};
 
-/// A single query slower than this is reported (a hang or a runaway loop: a query takes microseconds, so this
-/// is 10⁴–10⁵ times that, beyond what a loaded machine explains). Unoptimised builds (the smoke test under
-/// `cargo test`) run about ten times slower, and get ten times the bound.
-pub const SLOW_SECONDS: f64 = if cfg!(debug_assertions) { 2.5 } else { 0.25 };
+/// A single query slower than this is reported: a hang or a runaway loop. A query takes microseconds, so this is
+/// 10⁵–10⁶ times that; it is that loose because wall clock on this shared machine is noisy even as the least of
+/// three runs (a 575-byte point query once took 0.27 s three times in a row at load 12 on 2 cores). Unoptimised
+/// builds (the smoke test under `cargo test`) run about ten times slower, and get ten times the bound.
+pub const SLOW_SECONDS: f64 = if cfg!(debug_assertions) { 10.0 } else { 1.0 };
 
 /// Times `f`; when it takes longer than `limit`, runs it twice more and keeps the least time: wall clock on a
 /// shared machine includes time the thread was not running, and the work is deterministic, so the least of three

@@ -71,7 +71,9 @@ pub const FOUND: &[(&str, &str, &str)] = &[
     ("cast.hit_is_contact", "", "found: f32 linear shape_cast hit where the shapes are still apart"),
     ("warm.same_distance", "", "found: warm-started distance says intersecting where the cold one says far apart"),
     ("intersects.equals_distance", "", "found: intersects and distance().intersecting disagree"),
-    ("toi.tunnelled", "", "found: time_of_impact passes through a contact"),
+    ("toi.tunnelled", "", "found: time_of_impact passes through a contact (crossing segments, 1e-8 scale)"),
+    ("bounded.lower_bound_holds", "", "found: max_distance says above_bound for touching shapes (f32, 1e10 sizes)"),
+    ("penetration.closed_form", "", "found: ball vs zero-width box depth off by 1.3e-9, stalled with a smaller bound"),
     ("toi.missed_contact", "", "found: time_of_impact misses a contact"),
 ];
 
