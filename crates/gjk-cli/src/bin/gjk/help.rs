@@ -12,7 +12,7 @@ usage: gjk COMMAND [OPTIONS]
   draw LINE          draw every GJK (and EPA) step of one distance, intersect or penetration query as SVG
   serve              serve the interactive page on 127.0.0.1
   help [TOPIC]       this text; `gjk help QUERY` for a query's fields (intersect, distance, penetration,
-                     contact, ray_cast, shape_cast), `gjk help shapes`, `gjk help limits`
+                     contact, ray_cast, shape_cast), `gjk help shapes`, `status`, `errors`, `limits`
 options: -h, --help (also after any command), -V, --version
 The query format is documented in docs/cli.md.";
 
@@ -64,6 +64,8 @@ pub fn topic(name: &str) -> Option<String> {
         "serve" => Some(SERVE.to_string()),
         "shapes" | "shape" => section("**SHAPE**", "**POSE**").map(|s| s.trim_end().to_string()),
         "limits" => section("## Limits", "## ").map(|s| s.trim_end().to_string()),
+        "status" | "statuses" => section("## Status", "## ").map(|s| s.trim_end().to_string()),
+        "errors" => section("## Errors", "## ").map(|s| s.trim_end().to_string()),
         q if QUERIES.contains(&q) => Some(query_fields(q)),
         _ => None,
     }
@@ -92,7 +94,8 @@ fn query_fields(q: &str) -> String {
             input.push(line);
         }
     }
-    let optional: Vec<&str> = input_block.lines().skip_while(|l| !l.starts_with("Optional fields")).take(3).collect();
+    let optional: Vec<&str> =
+        input_block.lines().skip_while(|l| !l.starts_with("Optional fields")).take_while(|l| !l.is_empty()).collect();
     let output_block = section("## Output", "## ").unwrap_or_default();
     let mut output: Vec<&str> = Vec::new();
     let mut in_query = false;
@@ -136,6 +139,8 @@ mod tests {
         assert!(topic("distance").unwrap().contains("point_b − point_a = distance · normal"));
         assert!(topic("shapes").unwrap().contains("minkowski_sum"));
         assert!(topic("limits").unwrap().contains("max-line-bytes"));
+        assert!(topic("status").unwrap().contains("max_iterations"));
+        assert!(topic("errors").unwrap().contains("never the file's contents"));
         assert!(topic("teleport").is_none());
     }
 }
