@@ -340,6 +340,47 @@ mod tests {
         assert!(Answer::ray_cast(&miss).is_ok());
     }
 
+    /// The keys of a JSON object, in order.
+    fn keys(v: &Value) -> Vec<String> {
+        v.as_object().expect("an object").keys().cloned().collect()
+    }
+
+    /// An answer's fields are the library result's serde fields, same names and order, less those the format
+    /// leaves out: the CLI's answers and the library's serde cannot drift apart.
+    #[test]
+    fn answers_are_the_library_results_less_the_documented_omissions() {
+        use gjk::shape::Cuboid;
+        let cube = Cuboid::new(DVec3::splat(0.5)).unwrap();
+        let id = gjk::math::Iso::identity();
+        let near = gjk::math::Iso::from_translation(DVec3::new(0.2, 0.9, 0.1));
+        let check = |answer: Result<Answer, String>, library: Value, left_out: &[&str]| {
+            let mut out = Vec::new();
+            write_line(&mut out, &Value::Null, answer);
+            let cli: Value = serde_json::from_slice(&out).unwrap();
+            let mut want = keys(&library);
+            want.retain(|k| !left_out.contains(&k.as_str()));
+            want.insert(0, "id".into());
+            assert_eq!(keys(&cli), want);
+            for k in &want[1..] {
+                if library[k].is_array() || library[k].is_string() || library[k].is_boolean() {
+                    assert_eq!(cli[k], library[k], "{k}");
+                }
+            }
+        };
+        let d = gjk::distance(&cube, &id, &cube, &near);
+        check(Answer::distance(&d), serde_json::to_value(d).unwrap(), &["simplex", "error_bound"]);
+        let p = gjk::penetration(&cube, &id, &cube, &near);
+        check(Answer::penetration(&p), serde_json::to_value(p).unwrap(), &["error_bound"]);
+        let i = gjk::intersection(&cube, &id, &cube, &near, &DistanceOptions::default(), None, &mut ());
+        check(Ok(Answer::intersection(&i)), serde_json::to_value(i).unwrap(), &[]);
+        let m = contact_manifold(&cube, &id, &cube, &near, 0.0);
+        check(Answer::contact(&m), serde_json::to_value(m).unwrap(), &["distance"]);
+        let r = ray_cast(&cube, &id, DVec3::new(-5.0, 0.1, 0.0), DVec3::X, 10.0, true);
+        check(Answer::ray_cast(&r), serde_json::to_value(r).unwrap(), &["iterations"]);
+        let c = shape_cast(&cube, &id, DVec3::X, &cube, &near, DVec3::ZERO, &CastOptions::default());
+        check(Answer::shape_cast(&c), serde_json::to_value(c).unwrap(), &["iterations"]);
+    }
+
     #[test]
     fn negative_zeros_are_written_as_zeros() {
         let mut out = Vec::new();

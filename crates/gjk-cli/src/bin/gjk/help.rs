@@ -131,7 +131,7 @@ mod tests {
         for q in QUERIES {
             let t = topic(q).unwrap();
             let (input, output) = t.split_once("output:").unwrap();
-            assert!(input.contains(&format!("\"query\": ")) && input.contains(q), "{q}: {t}");
+            assert!(input.contains("\"query\": ") && input.contains(q), "{q}: {t}");
             assert!(output.contains(&format!("`{q}`")), "{q}: {t}");
             assert!(output.contains("\"status\"") || output.contains("status"), "{q}: {t}");
         }

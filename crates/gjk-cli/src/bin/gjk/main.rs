@@ -72,7 +72,10 @@ fn run(mut args: lexopt::Parser) -> Result<(), Failure> {
         "demo" => {
             if let Some(arg) = args.next()? {
                 return match arg {
-                    Short('h') | Long("help") => Ok(println!("{}", help::DEMO)),
+                    Short('h') | Long("help") => {
+                        println!("{}", help::DEMO);
+                        Ok(())
+                    }
                     other => Err(usage(help::DEMO)(other.unexpected())),
                 };
             }
@@ -100,7 +103,10 @@ fn help_command(mut args: lexopt::Parser) -> Result<(), Failure> {
         Some(other) => return Err(other.unexpected().into()),
     };
     match help::topic(&topic) {
-        Some(text) => Ok(println!("{text}")),
+        Some(text) => {
+            println!("{text}");
+            Ok(())
+        }
         None => Err(Failure::Usage(format!("no help on {topic:?}"), help::MAIN)),
     }
 }
