@@ -3,7 +3,8 @@
 //! hull, a zero quaternion) are defined once, in the library; this module only names the shapes and the queries.
 //!
 //! Adding a shape type is one variant of [`ShapeModel`] (its `"type"` name and the library type it reads as) and
-//! one arm of [`ShapeModel::build`] (how it becomes a shape of the line's dimension).
+//! one arm of [`ShapeModel::build`] (how it becomes a shape of the line's dimension); a name that exists in one
+//! dimension only also gets a line in [`name_dimension`], which the dimension rules read.
 
 use gjk::cast::Angular;
 use gjk::math::{Iso, Vector};
@@ -96,15 +97,33 @@ pub enum ShapeModel<V: Space> {
     },
 }
 
+/// What a shape's name says about the line's dimension (docs/cli.md, "Dimension"): `Strict(d)` names exist in
+/// dimension `d` only, `Hint(d)` names lean to `d` when nothing else decides but serve both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameDimension {
+    Strict(usize),
+    Hint(usize),
+}
+
+/// The dimension a shape type's name implies, if any. The dimension rules read it, and [`ShapeModel::build`]
+/// refuses a strict name in the other dimension.
+pub fn name_dimension(name: &str) -> Option<NameDimension> {
+    match name {
+        "circle" | "ellipse" | "rectangle" | "polygon" => Some(NameDimension::Strict(2)),
+        "cylinder" | "cone" | "mesh" => Some(NameDimension::Strict(3)),
+        "sphere" | "ellipsoid" | "polyhedron" | "cuboid" => Some(NameDimension::Hint(3)),
+        _ => None,
+    }
+}
+
 impl<V: Space> ShapeModel<V> {
     /// The shape, in the line's dimension.
     pub fn build(self, meshes: &MeshFolder) -> Result<DynShape<V>, String> {
-        let only_2d = |name: &str| {
-            if V::DIM == 2 {
-                Ok(())
-            } else {
+        let only_2d = |name: &str| match name_dimension(name) {
+            Some(NameDimension::Strict(d)) if d != V::DIM => {
                 Err(format!("shape type {name:?} is 2D, and this line is 3D (see \"Dimension\" in docs/cli.md)"))
             }
+            _ => Ok(()),
         };
         Ok(match self {
             ShapeModel::Sphere(s) => Box::new(s),

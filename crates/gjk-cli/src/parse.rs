@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use serde::de::DeserializeOwned;
 
-use crate::model::{Query, QueryKind, Space};
+use crate::model::{name_dimension, NameDimension, Query, QueryKind, Space};
 
 /// Reads a parsed line (an object) as a query of dimension `V`.
 pub fn query<V: Space>(line: &Value) -> Result<Query<V>, String> {
@@ -82,10 +82,9 @@ fn shape_hints(v: &Value, strong: &mut Vec<usize>, weak: &mut Vec<usize>) {
     if let Some(p) = o.get("points").and_then(Value::as_array) {
         strong.extend(p.iter().filter_map(Value::as_array).map(Vec::len));
     }
-    match o.get("type").and_then(Value::as_str) {
-        Some("circle" | "ellipse" | "rectangle" | "polygon") => weak.push(2),
-        Some("sphere" | "cylinder" | "cone" | "mesh" | "ellipsoid" | "polyhedron" | "cuboid") => weak.push(3),
-        _ => {}
+    match o.get("type").and_then(Value::as_str).and_then(name_dimension) {
+        Some(NameDimension::Strict(d) | NameDimension::Hint(d)) => weak.push(d),
+        None => {}
     }
     for key in ["shape", "a", "b"] {
         if let Some(inner) = o.get(key).filter(|x| x.is_object()) {
