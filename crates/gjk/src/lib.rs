@@ -42,6 +42,8 @@ pub mod epa;
 pub mod gjk;
 pub mod manifold;
 pub mod math;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod shape;
 pub mod simplex;
 pub mod trace;

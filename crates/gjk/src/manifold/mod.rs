@@ -23,6 +23,7 @@ pub const MAX_CONTACTS: usize = 4;
 
 /// One contact point.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Contact<V> {
     /// The point on A (world).
     pub point_a: V,
