@@ -82,7 +82,11 @@ def _palette(shapes: ShapeArg, ids: Optional[Any], which: str) -> Tuple[List[Sha
     ids = np.asarray(ids)
     if ids.ndim != 1 or not np.issubdtype(ids.dtype, np.integer):
         raise ValueError(f"ids_{which} must be a 1-D array of integers, got {ids.dtype} of shape {ids.shape}")
-    return palette, ids.astype(np.int64, copy=False)
+    bad = np.flatnonzero((ids < 0) | (ids >= len(palette)))
+    if len(bad):
+        i = int(bad[0])
+        raise ValueError(f"row {i}: ids_{which}[{i}] = {ids[i]} is not an index of the {len(palette)} shapes of {which}")
+    return palette, np.require(ids, np.int64, ["C", "A"])
 
 
 def _rows(n: Optional[int], *candidates: Optional[int]) -> int:
@@ -101,7 +105,8 @@ def _poses(poses: Optional[Any], n: int, dim: int, dtype: np.dtype, what: str) -
         if dim == 3:
             identity[6] = 1.0
         return np.broadcast_to(identity, (n, identity.size))
-    arr = np.asarray(poses, dtype=dtype)
+    # Aligned (arrays that Dask or pickle hand over may not be); any strides are fine.
+    arr = np.require(poses, dtype, ["A"])
     if arr.ndim not in (2, 3):
         raise ValueError(
             f"{what} must be [N, {dim + 1}, {dim + 1}] matrices or [N, {7 if dim == 3 else 3}] rows "
@@ -210,8 +215,9 @@ _COMMON = """
     threads: worker threads (default: every core). The answers do not depend on it.
     progress: ``True`` shows a progress bar (tqdm where installed, else lines on stderr); a callable is called
         with the number of rows done after each chunk.
-    on_invalid: ``"raise"`` (default): a row with an invalid pose (NaN, infinity, not a rotation) or shape id
-        raises ``ValueError`` naming the first such row, after the chunk holding it. ``"status"``: such rows get
+    on_invalid: ``"raise"`` (default): a row with an invalid pose (NaN, infinity, not a rotation) raises
+        ``ValueError`` naming the first such row (after the chunk holding it has run). A shape id out of range
+        always raises, before any work. ``"status"``: such rows get
         status 4 (``invalid_input``), NaN floats, ``intersecting`` False, and the other rows are answered.
     chunk: rows per chunk between which the GIL is taken (default 65536, or N/100 with a progress bar).
 """
