@@ -387,8 +387,10 @@ fn gap_batch<'py, V: Space>(
                 );
             })?;
         } else {
-            let mut opts = DistanceOptions::<V::Scalar>::default();
-            opts.max_distance = max_distance.map(V::Scalar::from_f64);
+            let opts = DistanceOptions::<V::Scalar> {
+                max_distance: max_distance.map(V::Scalar::from_f64),
+                ..DistanceOptions::default()
+            };
             run.go(py, inputs, cols, &|(a, pa, b, pb), c: &mut Gap<'_, V::Scalar>, k| {
                 let r = distance_with(a.as_ref(), &pa, b.as_ref(), &pb, &opts, None, &mut ());
                 c.put(

@@ -4,6 +4,10 @@
 //! arrays (poses, checked), dispatch on the shapes' space (2D/3D, float64/float32: [`space`]), release the GIL for
 //! batches and spread them over cores ([`batch`]), and turn answers into small Python objects ([`query`]).
 
+// `!(x <= tol)` is written on purpose (as in the library): unlike `x > tol` it is also true for NaN, so a NaN in a
+// pose takes the error branch instead of passing a check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 mod batch;
 mod pose;
 mod query;

@@ -43,7 +43,7 @@ pub fn pair<'s, V: Space>(a: &'s Shape, b: &'s Shape) -> PyResult<(&'s Convex<V>
 
 fn asarray<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
     let arr = py.import("numpy")?.getattr("asarray")?.call1((obj, "float64"))?;
-    Ok(arr.cast_into::<PyArrayDyn<f64>>().map_err(PyErr::from)?)
+    arr.cast_into::<PyArrayDyn<f64>>().map_err(PyErr::from)
 }
 
 /// Numbers of a small array, flattened, with its shape.
@@ -152,8 +152,7 @@ fn options<R: Real>(
     tolerance: Option<f64>,
     max_distance: Option<f64>,
 ) -> PyResult<DistanceOptions<R>> {
-    let mut o = DistanceOptions::<R>::default();
-    o.max_iterations = max_iterations;
+    let mut o = DistanceOptions::<R> { max_iterations, ..DistanceOptions::default() };
     if let Some(t) = tolerance {
         if !(t > 0.0 && t.is_finite()) {
             return Err(PyValueError::new_err(format!("tolerance must be positive and finite, got {t}")));
@@ -209,7 +208,17 @@ impl DistanceResult {
     }
 }
 
-/// Distance between two shapes (see the Python docstring in gjk/__init__.py).
+/// Distance, closest points and normal between shape `a` at `pose_a` and shape `b` at `pose_b`.
+///
+/// Returns a DistanceResult: `distance` (0 when intersecting), `point_a`, `point_b` (world), `normal` (unit,
+/// from A toward B), `intersecting`, `status`, `error_bound` (upper minus lower bound proven by the run),
+/// `iterations`. `max_distance`: stop early once the shapes are known to be farther apart (status
+/// "above_bound", distance a lower bound). `tolerance`: relative duality-gap tolerance (default 64 ε).
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, b, pose_b, max_distance=None, max_iterations=256, tolerance=None))]
 #[allow(clippy::too_many_arguments)]
@@ -270,7 +279,15 @@ impl IntersectionResult {
     }
 }
 
-/// Whether two shapes overlap or touch.
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` overlap or touch.
+///
+/// Returns an IntersectionResult (`bool(result)` is the answer) with `status` and `iterations`; the answer
+/// equals `distance(...).intersecting`.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, b, pose_b, max_iterations=256))]
 pub fn intersects(
@@ -337,7 +354,17 @@ impl PenetrationResult {
     }
 }
 
-/// Signed distance, normal and deepest points.
+/// Signed distance of two shapes: the gap when apart, minus the penetration depth when overlapping (EPA on the
+/// shapes' cores; balls and capsules exact).
+///
+/// Returns a PenetrationResult: `distance` (signed), `depth`, `normal` (moving B by depth · normal separates
+/// them), `point_a`, `point_b` (deepest points; point_b − point_a = distance · normal), `status`,
+/// `error_bound`, `iterations`.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
 #[pyfunction]
 #[pyo3(signature = (a, pose_a, b, pose_b, max_iterations=256, tolerance=None))]
 pub fn penetration(
@@ -407,7 +434,16 @@ impl ContactManifold {
     }
 }
 
-/// The contact manifold of two shapes, with contacts up to `prediction` apart.
+/// The contact manifold of two shapes: up to 4 contacts (2 in 2D) sharing one normal, including contacts up to
+/// `prediction` apart.
+///
+/// Returns a ContactManifold: `normal`, `points_a` [K, dim], `points_b` [K, dim], `depths` [K] (negative: a
+/// gap), `ids` [K] (uint64, stable from frame to frame), `distance`, `status`; `len(m)` is K.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
 #[pyfunction(name = "contact_manifold")]
 #[pyo3(signature = (a, pose_a, b, pose_b, prediction=0.0))]
 pub fn contact_manifold_py(
@@ -480,6 +516,10 @@ impl RayHit {
 }
 
 /// Casts the ray origin + t · direction, t in [0, max_toi], against `shape` at `pose`.
+///
+/// `direction` need not be unit length. A `solid` shape is hit at t = 0 by a ray starting inside it; a hollow one
+/// where the ray leaves it. Returns a RayHit (`bool(hit)`): `toi`, `point`, `normal` (outward), `status`.
+/// `pose` takes every form of `gjk.distance`'s poses.
 #[pyfunction(name = "ray_cast")]
 #[pyo3(signature = (shape, pose, origin, direction, max_toi=f64::INFINITY, solid=true))]
 pub fn ray_cast_py(
@@ -585,7 +625,17 @@ fn cast_options<R: Real>(
     })
 }
 
-/// First time at which two translating shapes come within `target_distance`.
+/// First time in [0, max_toi] at which two shapes translating at `velocity_a` and `velocity_b` come within
+/// `target_distance` (linear shape cast; no tunnelling).
+///
+/// Returns a CastResult (`bool(result)` is `hit`): `toi`, `normal` (from A toward B), `point_a`, `point_b`
+/// (world, at the time of impact), `status`, `iterations`. With
+/// `ignore_initial_overlap_when_separating`, shapes already within the target and moving apart are no hit.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
 #[pyfunction(name = "shape_cast")]
 #[pyo3(signature = (a, pose_a, velocity_a, b, pose_b, velocity_b, max_toi=f64::INFINITY, target_distance=0.0,
     ignore_initial_overlap_when_separating=false, max_iterations=256, tolerance=None))]
@@ -613,7 +663,17 @@ pub fn shape_cast_py(
     })
 }
 
-/// First time at which two shapes under rigid motions (with rotation) touch: conservative advancement.
+/// First time in [0, max_toi] at which two shapes under rigid motions (constant linear velocity and angular
+/// velocity about their local origin, world frame) come within `target_distance`: conservative advancement,
+/// never past a contact.
+///
+/// `angular_a`, `angular_b`: radians per unit time, a vector in 3D, a number in 2D (None: no rotation). Returns
+/// a CastResult (`bool(result)` is `hit`).
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
 #[pyfunction(name = "time_of_impact")]
 #[pyo3(signature = (a, pose_a, velocity_a, angular_a, b, pose_b, velocity_b, angular_b, max_toi=f64::INFINITY,
     target_distance=0.0, max_iterations=256, tolerance=None))]
