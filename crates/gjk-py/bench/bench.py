@@ -47,13 +47,17 @@ def random_rows(rng, n, spread):
     return rows
 
 
-def median_time(f, repeat):
-    times = []
+def median_time(f, repeat, cpu=None):
+    """Median wall time of `repeat` runs (and, into `cpu`, the median process CPU time: all threads' work)."""
+    times, cpus = [], []
     out = None
     for _ in range(repeat):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out = f()
         times.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+    if cpu is not None:
+        cpu.append(statistics.median(cpus))
     return statistics.median(times), out
 
 
@@ -166,8 +170,9 @@ def main():
     for name, spec_a, spec_b in cells(rng):
         pa, pb = random_rows(rng, n, 0.3), random_rows(rng, n, 0.9)
         a, b = gjk_shape(spec_a), gjk_shape(spec_b)
-        t1, r1 = median_time(lambda: gjk.batch_penetration(a, b, pa, pb, threads=1), args.repeat)
-        t2, r2 = median_time(lambda: gjk.batch_penetration(a, b, pa, pb, threads=2), args.repeat)
+        cpu = []
+        t1, r1 = median_time(lambda: gjk.batch_penetration(a, b, pa, pb, threads=1), args.repeat, cpu)
+        t2, r2 = median_time(lambda: gjk.batch_penetration(a, b, pa, pb, threads=2), args.repeat, cpu)
         assert all(np.array_equal(r1[k], r2[k]) for k in r1.keys()), "thread count changed the answers"
         tf, df = median_time(fcl_loop(spec_a, spec_b, pa, pb), args.peers_repeat)
         tb, db = median_time(bullet_loop(spec_a, spec_b, pa, pb), args.peers_repeat)
@@ -192,7 +197,7 @@ def main():
             ref_name = "gjk (= FCL to ~1e-15 on polytopes)"
         err = lambda d: float(np.nanmax(np.abs(d - ref)))  # noqa: E731
         rows.append((name, n, t1, t2, tf, tb, err(g), err(df), err(db), ref_name, r1.status_counts(),
-                     int((g < 0).sum())))
+                     int((g < 0).sum()), cpu[0], cpu[1]))
         print(f"{name}: gjk 1 thread {t1 / n * 1e9:.0f} ns, 2 threads {t2 / n * 1e9:.0f} ns, "
               f"fcl {tf / n * 1e6:.2f} µs, pybullet {tb / n * 1e6:.2f} µs; errors gjk {err(g):.1e} "
               f"fcl {err(df):.1e} pybullet {err(db):.1e}", flush=True)
@@ -208,14 +213,19 @@ def main():
     lines.append("| cell | gjk 1 thread | gjk 2 threads | 2-thread speed-up | python-fcl loop | pybullet loop "
                  "| gjk vs fcl (1 thread) | max err gjk | max err fcl | max err pybullet | reference |")
     lines.append("|---|---|---|---|---|---|---|---|---|---|---|")
-    for name, n_, t1, t2, tf, tb, eg, ef, eb, ref_name, counts, pen in rows:
+    for name, n_, t1, t2, tf, tb, eg, ef, eb, ref_name, counts, pen, c1, c2 in rows:
         lines.append(
             f"| {name} | {t1 / n_ * 1e9:.0f} ns | {t2 / n_ * 1e9:.0f} ns | {t1 / t2:.2f}× | {tf / n_ * 1e6:.2f} µs "
             f"| {tb / n_ * 1e6:.2f} µs | {tf / t1:.1f}× | {eg:.1e} | {ef:.1e} | {eb:.1e} | {ref_name} |"
         )
     lines.append("")
-    for name, n_, *_rest, counts, pen in rows:
-        lines.append(f"- {name}: {pen:,} of {n_:,} pairs penetrating; gjk statuses {counts}.")
+    for name, n_, t1, t2, *_rest, counts, pen, c1, c2 in rows:
+        lines.append(
+            f"- {name}: {pen:,} of {n_:,} pairs penetrating; gjk statuses {counts}; CPU time 1 thread "
+            f"{c1 / n_ * 1e9:.0f} ns/query, 2 threads {c2 / n_ * 1e9:.0f} ns/query (all threads' work: "
+            f"{c2 / c1:.2f}× — the work the second thread adds; the speed-up on an idle machine is bounded by "
+            f"2 × {c1 / c2:.2f} = {2 * c1 / c2:.2f}×)."
+        )
     lines.append("")
     text = "\n".join(lines)
     print(text)

@@ -282,6 +282,9 @@ pub fn batch<'py>(
     max_distance: Option<f64>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let first = shapes.first().ok_or_else(|| PyValueError::new_err("the batch needs at least one shape"))?;
+    if max_distance.is_some_and(f64::is_nan) {
+        return Err(PyValueError::new_err("max_distance is NaN"));
+    }
     if threads == Some(0) || chunk == 0 {
         return Err(PyValueError::new_err("threads and chunk must be at least 1"));
     }

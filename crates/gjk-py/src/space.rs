@@ -96,14 +96,15 @@ pub trait Space: Vector<Real = <Self as Space>::Scalar> {
     fn angular(w: &[f64]) -> gjk::cast::Angular<Self>;
 }
 
-fn unit_quaternion(q: &[f64], tolerance: f64) -> Result<[f64; 4], String> {
-    let norm = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+/// Checks that `q` is a unit quaternion within `tolerance` (normalising it is left to `Rotation::normalized`).
+fn check_unit_quaternion(q: &[f64], tolerance: f64) -> Result<(), String> {
+    let norm = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]).sqrt();
     if !((norm - 1.0).abs() <= tolerance) {
         return Err(format!(
             "quaternion (x, y, z, w) = {q:?} is not a unit quaternion (norm {norm}, tolerance {tolerance})"
         ));
     }
-    Ok([q[0] / norm, q[1] / norm, q[2] / norm, q[3] / norm])
+    Ok(())
 }
 
 macro_rules! space3 {
@@ -130,8 +131,8 @@ macro_rules! space3 {
                 Rotation::<$v>::normalized(&q)
             }
             fn rotation_from_row(r: &[f64]) -> Result<$q, String> {
-                let [x, y, z, w] = unit_quaternion(r, Self::ROTATION_TOLERANCE)?;
-                let q = <$q>::from_xyzw(x as $r, y as $r, z as $r, w as $r);
+                check_unit_quaternion(r, Self::ROTATION_TOLERANCE)?;
+                let q = <$q>::from_xyzw(r[0] as $r, r[1] as $r, r[2] as $r, r[3] as $r);
                 Rotation::<$v>::normalized(&q).ok_or_else(|| "quaternion is zero".to_string())
             }
             fn angular(w: &[f64]) -> $v {

@@ -116,3 +116,26 @@ def test_reprs_name_status_and_bound():
     assert d.status_code == gjk.CONVERGED and gjk.STATUS_NAMES[d.status_code] == d.status
     far = gjk.distance(gjk.Box([1, 1, 1]), None, gjk.Sphere(0.5), [30, 0, 0, 0, 0, 0, 1], max_distance=1.0)
     assert far.status == "above_bound" and far.distance <= 28.5
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e4, 1e5])
+def test_tiny_gaps_far_from_the_origin_survive_every_pose_form(offset):
+    """Poses go from numpy to the library without losing digits: a 1e-6 gap at 1e5 stays 1e-6 (to 1e-10)."""
+    cube = gjk.Box([1.0, 1.0, 1.0])
+    gap = 1e-6
+    ta, tb = np.array([offset, 0.0, 0.0]), np.array([offset + 2.0 + gap, 0.0, 0.0])
+    ma, mb = np.eye(4), np.eye(4)
+    ma[:3, 3], mb[:3, 3] = ta, tb
+    forms = [(np.r_[ta, 0, 0, 0, 1], np.r_[tb, 0, 0, 0, 1]), (ma, mb), ((ta, None), (tb, np.eye(3)))]
+    for pa, pb in forms:
+        assert abs(gjk.distance(cube, pa, cube, pb).distance - gap) < 1e-10
+        assert abs(gjk.penetration(cube, pa, cube, pb).distance - gap) < 1e-10
+    r = gjk.batch_distance(cube, cube, np.r_[ta, 0, 0, 0, 1][None], np.tile(np.r_[tb, 0, 0, 0, 1], (10, 1)))
+    assert np.all(np.abs(r.distance - gap) < 1e-10)
+
+
+@pytest.mark.parametrize("scale", [1e-6, 1e6])
+def test_tiny_and_huge_shapes(scale):
+    big = gjk.Sphere(scale)
+    d = gjk.distance(big, None, gjk.Box([scale, scale, scale]), [3.5 * scale, 0, 0, 0, 0, 0, 1])
+    assert abs(d.distance - 1.5 * scale) <= 1e-12 * scale
