@@ -37,6 +37,7 @@
 
 pub mod batch;
 pub mod broadphase;
+pub mod bvh;
 pub mod cast;
 pub mod epa;
 pub mod gjk;
