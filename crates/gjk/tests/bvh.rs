@@ -103,7 +103,7 @@ fn traversals_match_brute_force<V: Vector>(seed: u64) {
             let pose = random_pose::<V>(&mut rng);
             let rel = RelativeBoxes::new(pose);
             let mut got = Vec::new();
-            bvh.for_each_pair(&other, &rel, |a, b| {
+            bvh.for_each_pair(&other, &rel, V::Real::ZERO, |a, b| {
                 if boxes[a as usize].intersects(&rel.transform(&others[b as usize])) {
                     got.push((a, b));
                 }

@@ -44,7 +44,7 @@ use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
 /// Deepest a tree is built: below this the builder makes a leaf of what is left. With median splits from depth
-/// [`MEDIAN_DEPTH`] on, this depth holds 2^32 primitive groups, so it is never reached by a real input; it sizes the
+/// `MEDIAN_DEPTH` (40) on, this depth holds 2^32 primitive groups, so it is never reached by a real input; it sizes the
 /// traversal stacks.
 pub const MAX_DEPTH: usize = 64;
 

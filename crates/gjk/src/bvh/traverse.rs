@@ -14,13 +14,21 @@ pub struct Ray<V: Vector> {
     /// Where it goes (any length: times are in its units).
     pub direction: V,
     inverse: V,
+    /// Half-extents of a box swept along the ray (zero for a plain ray): boxes are grown by it before the test.
+    margin: V,
 }
 
 impl<V: Vector> Ray<V> {
     /// The ray from `origin` along `direction`.
     pub fn new(origin: V, direction: V) -> Self {
+        Self::with_margin(origin, direction, V::zero())
+    }
+
+    /// A box of half-extents `margin` centred at `origin`, swept along `direction`: it meets a box exactly when the
+    /// ray meets that box grown by `margin` (Minkowski sum of two boxes).
+    pub fn with_margin(origin: V, direction: V, margin: V) -> Self {
         // A zero component gives ±∞, which the slab test handles (see `entry`).
-        Self { origin, direction, inverse: V::from_fn(|i| V::Real::ONE / direction.get(i)) }
+        Self { origin, direction, inverse: V::from_fn(|i| V::Real::ONE / direction.get(i)), margin }
     }
 
     /// The time the ray enters the box, if it meets it within [0, max_t]. Slabs: per axis the ray is between the
@@ -34,8 +42,9 @@ impl<V: Vector> Ray<V> {
         let mut t_out = max_t;
         for i in 0..V::DIM {
             let (o, inv) = (self.origin.get(i), self.inverse.get(i));
-            let t1 = (b.min.get(i) - o) * inv;
-            let t2 = (b.max.get(i) - o) * inv;
+            let m = self.margin.get(i);
+            let t1 = (b.min.get(i) - m - o) * inv;
+            let t2 = (b.max.get(i) + m - o) * inv;
             let (near, far) = if t1 > t2 { (t2, t1) } else { (t1, t2) };
             t_in = t_in.max(near);
             t_out = t_out.min(far);
@@ -257,11 +266,17 @@ impl<V: Vector> Bvh<V> {
         self.for_each_where(|b| b.intersects(aabb), f)
     }
 
-    /// Every pair (primitive of `self`, primitive of `other`) whose leaves' boxes overlap, with `other`'s boxes moved
-    /// into `self`'s frame by `rel`. `f` returns `false` to stop; the function returns `false` when it was stopped.
-    pub fn for_each_pair(&self, other: &Bvh<V>, rel: &RelativeBoxes<V>, mut f: impl FnMut(u32, u32) -> bool) -> bool {
+    /// Every pair (primitive of `self`, primitive of `other`) whose leaves' boxes overlap (or come within `margin`),
+    /// with `other`'s boxes moved into `self`'s frame by `rel`. `f` returns `false` to stop; the function returns `false` when it was stopped.
+    pub fn for_each_pair(
+        &self,
+        other: &Bvh<V>,
+        rel: &RelativeBoxes<V>,
+        margin: V::Real,
+        mut f: impl FnMut(u32, u32) -> bool,
+    ) -> bool {
         let mut go_on = true;
-        let overlap = |a: &Aabb<V>, b: &Aabb<V>| a.intersects(b).then_some(V::Real::ZERO);
+        let overlap = |a: &Aabb<V>, b: &Aabb<V>| a.loosened(margin).intersects(b).then_some(V::Real::ZERO);
         self.pairs_by(other, rel, V::Real::ZERO, overlap, |a, b, _| {
             go_on = f(a, b);
             // A negative cost stops the walk.
