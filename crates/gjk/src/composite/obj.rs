@@ -1,5 +1,5 @@
 //! A minimal Wavefront OBJ reader: vertices (`v`), faces (`f`, fan-triangulated; `i`, `i/t`, `i//n`, `i/t/n` and
-//! negative indices), objects and groups (`o`, `g`). Everything else (normals, texture coordinates, materials,
+//! negative indices; faces of fewer than three corners hold no triangle and are skipped), objects and groups (`o`, `g`). Everything else (normals, texture coordinates, materials,
 //! smoothing groups) is skipped. Enough for meshes and for convex decompositions, which V-HACD and CoACD write as
 //! one `o` object per part.
 
@@ -78,11 +78,10 @@ pub fn parse_obj(text: &str) -> Result<(Vec<[f64; 3]>, Vec<ObjObject>), ObjError
                     }
                     corners.push(resolved as u32);
                 }
-                if corners.len() < 3 {
-                    return Err(err("a face needs at least three corners".into()));
-                }
+                // A "face" of one or two corners is a point or a line (real files have them, the monastery
+                // among them): it holds no triangle.
                 let last = objects.last_mut().expect("always one object");
-                for k in 1..corners.len() - 1 {
+                for k in 1..corners.len().saturating_sub(1) {
                     last.triangles.push([corners[0], corners[k], corners[k + 1]]);
                 }
             }
