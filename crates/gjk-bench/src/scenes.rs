@@ -19,8 +19,8 @@ use gjk::composite::{Compound, TriMesh};
 use gjk::math::{DQuat, DVec3, Iso};
 use gjk::query;
 use gjk::shape::{Aabb, Capsule, Cuboid};
-use parry3d_f64 as p3;
 use p3::query::{PersistentQueryDispatcher, RayCast};
+use parry3d_f64 as p3;
 
 use crate::rng::Rng;
 use crate::timing::{interleaved, Plan};
@@ -68,7 +68,8 @@ fn rotation(rng: &mut Rng) -> DQuat {
 
 /// Measures every scene cell. Returns the cells and the build figures (ms, bytes per triangle) for the report.
 pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, String), String> {
-    let (vertices, objects) = gjk::composite::parse_obj(&read(dir, "samurai_monastry.obj")?).map_err(|e| e.to_string())?;
+    let (vertices, objects) =
+        gjk::composite::parse_obj(&read(dir, "samurai_monastry.obj")?).map_err(|e| e.to_string())?;
     let verts: Vec<DVec3> = vertices.iter().map(|p| DVec3::from_array(*p)).collect();
     let tris: Vec<[u32; 3]> = objects.iter().flat_map(|o| o.triangles.iter().copied()).collect();
     let n = tris.len();
@@ -97,23 +98,41 @@ pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, St
             ));
         };
         let t = interleaved(&mut [&mut ours, &mut parry], n, &build_plan);
-        cells.push(SceneCell { name: "BVH build, per triangle (monastery)", ours: t[0].median_ns, parry: t[1].median_ns, target: Some(1.0), items: n });
+        cells.push(SceneCell {
+            name: "BVH build, per triangle (monastery)",
+            ours: t[0].median_ns,
+            parry: t[1].median_ns,
+            target: Some(1.0),
+            items: n,
+        });
     }
     let mesh = TriMesh::new(verts.clone(), tris.clone()).map_err(|e| e.to_string())?;
     let pverts: Vec<p3::math::Vector> = verts.iter().map(|&v| pv(v)).collect();
-    let pmesh = p3::shape::TriMesh::with_flags(pverts.clone(), tris.clone(), p3::shape::TriMeshFlags::FIX_INTERNAL_EDGES)
-        .map_err(|e| format!("parry mesh: {e:?}"))?;
+    let pmesh =
+        p3::shape::TriMesh::with_flags(pverts.clone(), tris.clone(), p3::shape::TriMeshFlags::FIX_INTERNAL_EDGES)
+            .map_err(|e| format!("parry mesh: {e:?}"))?;
     {
         let mut ours = || {
             std::hint::black_box(TriMesh::new(verts.clone(), tris.clone()).ok());
         };
         let mut parry = || {
             std::hint::black_box(
-                p3::shape::TriMesh::with_flags(pverts.clone(), tris.clone(), p3::shape::TriMeshFlags::FIX_INTERNAL_EDGES).ok(),
+                p3::shape::TriMesh::with_flags(
+                    pverts.clone(),
+                    tris.clone(),
+                    p3::shape::TriMeshFlags::FIX_INTERNAL_EDGES,
+                )
+                .ok(),
             );
         };
         let t = interleaved(&mut [&mut ours, &mut parry], n, &build_plan);
-        cells.push(SceneCell { name: "mesh build with edge topology, per triangle", ours: t[0].median_ns, parry: t[1].median_ns, target: None, items: n });
+        cells.push(SceneCell {
+            name: "mesh build with edge topology, per triangle",
+            ours: t[0].median_ns,
+            parry: t[1].median_ns,
+            target: None,
+            items: n,
+        });
     }
     let _ = writeln!(
         notes,
@@ -151,7 +170,11 @@ pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, St
             None => !ours.hit,
         });
     }
-    let _ = writeln!(notes, "- Rays: {agree} of {} closest hits agree with parry's to 1e-9 of the level's size.", rays.len());
+    let _ = writeln!(
+        notes,
+        "- Rays: {agree} of {} closest hits agree with parry's to 1e-9 of the level's size.",
+        rays.len()
+    );
     {
         let mut ours = || {
             for &(o, d) in &rays {
@@ -160,11 +183,22 @@ pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, St
         };
         let mut parry = || {
             for &(o, d) in &rays {
-                std::hint::black_box(pmesh.cast_ray_and_get_normal(&pid, &p3::query::Ray::new(pv(o), pv(d)), reach, true));
+                std::hint::black_box(pmesh.cast_ray_and_get_normal(
+                    &pid,
+                    &p3::query::Ray::new(pv(o), pv(d)),
+                    reach,
+                    true,
+                ));
             }
         };
         let t = interleaved(&mut [&mut ours, &mut parry], rays.len(), plan);
-        cells.push(SceneCell { name: "ray cast, closest hit (monastery)", ours: t[0].median_ns, parry: t[1].median_ns, target: Some(0.8), items: rays.len() });
+        cells.push(SceneCell {
+            name: "ray cast, closest hit (monastery)",
+            ours: t[0].median_ns,
+            parry: t[1].median_ns,
+            target: Some(0.8),
+            items: rays.len(),
+        });
     }
 
     // Shapes resting on the level: centred above a random triangle's centroid, along its normal, a little deep.
@@ -200,7 +234,13 @@ pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, St
                 }
             };
             let t = interleaved(&mut [&mut ours, &mut parry], poses.len(), plan);
-            cells.push(SceneCell { name: $name, ours: t[0].median_ns, parry: t[1].median_ns, target: Some(0.7), items: poses.len() });
+            cells.push(SceneCell {
+                name: $name,
+                ours: t[0].median_ns,
+                parry: t[1].median_ns,
+                target: Some(0.7),
+                items: poses.len(),
+            });
         }};
     }
     contact_cell!("capsule on the monastery, contact manifolds", capsule, pcapsule);
@@ -221,15 +261,24 @@ pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, St
         p3::shape::Compound::new(parts)
     };
     let (pteddy, pduck) = (parry_compound(&teddy), parry_compound(&duck));
-    let pairs: Vec<Iso<DVec3>> =
-        (0..200).map(|_| Iso::new(rotation(&mut rng), DVec3::new(rng.range(-2.5, 2.5), rng.range(-2.5, 2.5), rng.range(-2.5, 2.5)))).collect();
+    let pairs: Vec<Iso<DVec3>> = (0..200)
+        .map(|_| {
+            Iso::new(rotation(&mut rng), DVec3::new(rng.range(-2.5, 2.5), rng.range(-2.5, 2.5), rng.range(-2.5, 2.5)))
+        })
+        .collect();
     let mut worst: f64 = 0.0;
     for p in &pairs {
         let ours = query::distance(&teddy, &id, &duck, p).distance;
         let theirs = p3::query::distance(&pid, &pteddy, &ppose(p), &pduck).map_or(f64::NAN, |d| d.distance);
         worst = worst.max((ours - theirs).abs());
     }
-    let _ = writeln!(notes, "- Teddy ({} parts) against duck ({} parts): largest |ours − parry| distance over the {} poses {worst:.1e}.", teddy.parts().len(), duck.parts().len(), pairs.len());
+    let _ = writeln!(
+        notes,
+        "- Teddy ({} parts) against duck ({} parts): largest |ours − parry| distance over the {} poses {worst:.1e}.",
+        teddy.parts().len(),
+        duck.parts().len(),
+        pairs.len()
+    );
     {
         let mut ours = || {
             for p in &pairs {
@@ -242,7 +291,13 @@ pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, St
             }
         };
         let t = interleaved(&mut [&mut ours, &mut parry], pairs.len(), plan);
-        cells.push(SceneCell { name: "teddy vs duck decompositions, distance", ours: t[0].median_ns, parry: t[1].median_ns, target: Some(0.7), items: pairs.len() });
+        cells.push(SceneCell {
+            name: "teddy vs duck decompositions, distance",
+            ours: t[0].median_ns,
+            parry: t[1].median_ns,
+            target: Some(0.7),
+            items: pairs.len(),
+        });
     }
     Ok((cells, notes))
 }
@@ -260,7 +315,8 @@ pub fn section(plan: &Plan) -> String {
             let _ = writeln!(s, "Skipped: {e}\n");
         }
         Ok((cells, notes)) => {
-            let _ = writeln!(s, "| cell | items | ours (ns per item) | parry (ns per item) | ours ÷ parry | target | |");
+            let _ =
+                writeln!(s, "| cell | items | ours (ns per item) | parry (ns per item) | ours ÷ parry | target | |");
             let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | --- |");
             for c in &cells {
                 let ratio = c.ours / c.parry;
@@ -268,7 +324,11 @@ pub fn section(plan: &Plan) -> String {
                     Some(t) => (format!("≤ {t}"), if ratio <= t { "met" } else { "missed" }),
                     None => ("–".into(), ""),
                 };
-                let _ = writeln!(s, "| {} | {} | {:.0} | {:.0} | {:.2} | {target} | {verdict} |", c.name, c.items, c.ours, c.parry, ratio);
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {:.0} | {:.0} | {:.2} | {target} | {verdict} |",
+                    c.name, c.items, c.ours, c.parry, ratio
+                );
             }
             let _ = writeln!(s, "\n{notes}");
         }

@@ -14,7 +14,7 @@ use super::{box_above_plane, box_in, leaf_world, plane_in, positive};
 use crate::bvh::RelativeBoxes;
 use crate::composite::{Composite, HalfSpace};
 use crate::epa;
-use crate::gjk::Status;
+use crate::gjk::{self, DistanceOptions, Status};
 use crate::manifold::{contact_manifold, MAX_CONTACTS};
 use crate::math::{Iso, Real, Vector};
 use crate::shape::{support_full, Feature, SupportMap};
@@ -278,6 +278,9 @@ impl<V: Vector> PairQuery<V> for PenetrationQuery {
         let bbox = box_in(b, pb, pc);
         let mut best = None;
         c.bvh().for_each_overlap(&bbox, |id| {
+            if !gjk::intersects(&c.leaf(id), &leaf_world(c, pc, id), b, pb) {
+                return true;
+            }
             let p = leaf_penetration(c, pc, id, b, pb);
             if p.intersecting {
                 Self::deepest(&mut best, Penetration { part_a: Some(id), ..from_epa(&p) });
@@ -547,7 +550,14 @@ impl<V: Vector> PairQuery<V> for ContactQuery<'_, V> {
     ) -> usize {
         let start = self.out.len();
         let bbox = box_in(b, pb, pc).loosened(positive(self.prediction));
+        let reject = DistanceOptions { max_distance: Some(positive(self.prediction)), ..DistanceOptions::default() };
         c.bvh().for_each_overlap(&bbox, |id| {
+            // Most leaves under the box are apart: GJK with the prediction as its bound drops them after a step or
+            // two, before the exact distance and EPA.
+            let gap = gjk::distance_with(&c.leaf(id), &leaf_world(c, pc, id), b, pb, &reject, None, &mut ());
+            if gap.status == Status::AboveBound {
+                return true;
+            }
             let p = leaf_penetration(c, pc, id, b, pb);
             if p.distance <= self.prediction {
                 self.convex_manifold(&c.leaf(id), &leaf_world(c, pc, id), b, pb, (Some(id), None), Some(&p));
