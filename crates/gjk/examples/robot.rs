@@ -93,10 +93,10 @@ fn parse_urdf(dir: &std::path::Path) -> Result<(Vec<(String, Link)>, Vec<Joint>)
     Ok((links, joints))
 }
 
-/// World poses of the links for joint angles `q` (one per revolute joint, in file order).
+/// World poses of the links for joint angles `q` (one per revolute joint, in file order). Links without a mesh
+/// (the flange, the grasp target) are posed too, since the chain passes through them.
 fn forward(links: &[(String, Link)], joints: &[Joint], q: &[f64]) -> Vec<Iso<DVec3>> {
-    let mut poses = vec![Iso::identity(); links.len()];
-    let index = |name: &str| links.iter().position(|(n, _)| n == name);
+    let mut all: Vec<(&str, Iso<DVec3>)> = Vec::new();
     let mut angles = q.iter();
     for j in joints {
         let turn = if j.revolute {
@@ -104,10 +104,11 @@ fn forward(links: &[(String, Link)], joints: &[Joint], q: &[f64]) -> Vec<Iso<DVe
         } else {
             DQuat::IDENTITY
         };
-        let (Some(p), Some(c)) = (index(&j.parent), index(&j.child)) else { continue };
-        poses[c] = poses[p].compose(&j.origin).compose(&Iso::new(turn, DVec3::ZERO));
+        // The root (the base) is at the identity.
+        let parent = all.iter().find(|(n, _)| *n == j.parent).map_or(Iso::identity(), |(_, p)| *p);
+        all.push((j.child.as_str(), parent.compose(&j.origin).compose(&Iso::new(turn, DVec3::ZERO))));
     }
-    poses
+    links.iter().map(|(name, _)| all.iter().find(|(n, _)| n == name).map_or(Iso::identity(), |(_, p)| *p)).collect()
 }
 
 /// Hull-of-part brute force: any pair of parts intersecting.
