@@ -18,6 +18,9 @@ use gjk::shape::{Ball, ConvexPolytope, Cuboid};
 
 type Link = Compound<DVec3, ConvexPolytope<DVec3>>;
 
+/// The arm: named links with their collision compounds, and the joints.
+type Arm = (Vec<(String, Link)>, Vec<Joint>);
+
 /// One revolute (or fixed) joint.
 struct Joint {
     parent: String,
@@ -59,7 +62,7 @@ fn blocks<'a>(text: &'a str, tag: &str) -> Vec<&'a str> {
     out
 }
 
-fn parse_urdf(dir: &std::path::Path) -> Result<(Vec<(String, Link)>, Vec<Joint>), String> {
+fn parse_urdf(dir: &std::path::Path) -> Result<Arm, String> {
     let text = std::fs::read_to_string(dir.join("panda.urdf")).map_err(|e| format!("panda.urdf: {e}"))?;
     let mut links = Vec::new();
     for block in blocks(&text, "link") {
