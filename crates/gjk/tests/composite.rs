@@ -548,3 +548,102 @@ fn shapes_by_reference_and_box() {
     }
     assert!(takes(&ball) && takes(&*boxed));
 }
+
+/// Rotating time of impact against a compound: the earliest over its parts, each cast on its own with the
+/// compound's motion (the part posed in the compound's frame); the linear cast of a mesh agrees with the rotating
+/// one at zero spin.
+#[test]
+fn time_of_impact_matches_the_parts() {
+    use gjk::cast::{time_of_impact, Motion};
+    use gjk::shape::Posed;
+    let mut rng = SmallRng::seed_from_u64(41);
+    let mut hits = 0;
+    for _ in 0..40 {
+        let parts: Vec<(Box<dyn SupportMap<DVec3> + Send + Sync>, Iso<DVec3>)> =
+            (0..6).map(|k| (convex::<DVec3>(&mut rng, k), DVec3::pose(&mut rng, 1.5))).collect();
+        let compound = Compound::new(parts).unwrap();
+        let plank = Cuboid::new(DVec3::new(1.0, 0.1, 0.1)).unwrap();
+        let mc = Motion::new(DVec3::pose(&mut rng, 0.5), DVec3::new(0.3, 0.0, 0.0), DVec3::new(0.0, 0.5, 0.0));
+        let mp = Motion::new(
+            Iso::new(gjk::math::DQuat::IDENTITY, DVec3::new(rng.gen_range(-6.0..-3.0), rng.gen_range(-1.0..1.0), 0.0)),
+            DVec3::new(2.0, 0.0, 0.0),
+            DVec3::new(0.0, 0.0, rng.gen_range(-2.0..2.0)),
+        );
+        let opts = CastOptions { max_toi: 3.0, ..CastOptions::default() };
+        let got = query::time_of_impact(&compound, &mc, &plank, &mp, &opts);
+        let brute = compound
+            .parts()
+            .iter()
+            .map(|(s, p)| time_of_impact(&Posed::new(s, *p), &mc, &plank, &mp, &opts))
+            .filter(|c| c.hit)
+            .map(|c| c.toi)
+            .fold(f64::INFINITY, f64::min);
+        assert_eq!(got.cast.hit, brute.is_finite());
+        if got.cast.hit {
+            hits += 1;
+            assert!((got.cast.toi - brute).abs() < 1e-9, "{} vs {brute}", got.cast.toi);
+            // Conservative: at the reported time the shapes are within the tolerance, never past contact.
+            let d = query::distance(&compound, &mc.at(got.cast.toi), &plank, &mp.at(got.cast.toi));
+            assert!(d.distance < 1e-6);
+        }
+        // Flipped arguments: the same time.
+        let flipped = query::time_of_impact(&plank, &mp, &compound, &mc, &opts);
+        assert_eq!(flipped.cast.hit, got.cast.hit);
+        if got.cast.hit {
+            assert_eq!(flipped.cast.toi, got.cast.toi);
+        }
+    }
+    assert!(hits > 4 && hits < 36, "{hits} hits of 40");
+}
+
+/// 2D: a half-plane against a polyline and a box, and a height profile against a ball.
+#[test]
+fn half_plane_and_height_profile_2d() {
+    let ground = HalfSpace::new(DVec2::new(0.0, 1.0)).unwrap();
+    let zigzag =
+        TriMesh::polyline(vec![DVec2::new(0.0, 1.0), DVec2::new(1.0, 0.5), DVec2::new(2.0, 2.0)], false).unwrap();
+    let lifted = Iso::from_translation(DVec2::new(0.0, 0.25));
+    let d = query::distance(&ground, &Iso::identity(), &zigzag, &lifted);
+    assert!((d.distance - 0.75).abs() < 1e-15 && d.part_b == Some(0));
+    let mut m = Vec::new();
+    query::contacts(&zigzag, &Iso::from_translation(DVec2::new(0.0, -0.6)), &ground, &Iso::identity(), 0.0, &mut m);
+    assert_eq!(m.len(), 1);
+    assert_eq!(m[0].normal, -DVec2::Y);
+    assert!((m[0].max_depth() - 0.1).abs() < 1e-12);
+    let profile = HeightField::<DVec2>::line(vec![0.0, 1.0, 0.0, 1.0], 1.0).unwrap();
+    let ball = Ball::new(0.2).unwrap();
+    let d = query::distance(&profile, &Iso::identity(), &ball, &Iso::from_translation(DVec2::new(1.0, 2.0)));
+    assert!((d.distance - 0.8).abs() < 1e-12);
+    assert!(query::intersects(&profile, &Iso::identity(), &ball, &Iso::from_translation(DVec2::new(2.0, -1.0))));
+}
+
+/// Bad input gives a typed error, never a panic; an empty mesh answers every query with nothing.
+#[test]
+fn bad_input_is_rejected() {
+    use gjk::composite::parse_obj;
+    use gjk::shape::ShapeError;
+    assert!(matches!(TriMesh::new(vec![DVec3::new(f64::NAN, 0.0, 0.0)], vec![]), Err(ShapeError::NonFinite(_))));
+    assert!(matches!(TriMesh::new(vec![DVec3::ZERO], vec![[0, 0, 1]]), Err(ShapeError::Invalid(_))));
+    let parts: Vec<(Ball<f64>, Iso<DVec3>)> = Vec::new();
+    assert_eq!(Compound::new(parts).err(), Some(ShapeError::Empty));
+    let nan_pose = Iso::from_translation(DVec3::new(f64::INFINITY, 0.0, 0.0));
+    assert!(Compound::new(vec![(Ball::new(1.0).unwrap(), nan_pose)]).is_err());
+    assert!(HalfSpace::new(DVec3::ZERO).is_err());
+    assert!(HeightField::<DVec3>::grid(vec![0.0, f64::NAN, 0.0, 0.0], 2, 2, 1.0, 1.0).is_err());
+    assert!(HeightField::<DVec3>::grid(vec![0.0; 3], 2, 2, 1.0, 1.0).is_err());
+    assert!(HeightField::<DVec2>::line(vec![0.0, 1.0], 0.0).is_err());
+    for bad in ["v 1 2\n", "v 1 x 3\n", "v 0 0 0\nf 1 2 3\n", "v 0 0 0\nf 0 1 1\n", "v 1e999 0 0\n"] {
+        let e = parse_obj(bad).unwrap_err();
+        assert!(e.line >= 1, "{bad:?}: {e}");
+    }
+    assert!(TriMesh::<DVec3>::from_obj("v 0 0 0\nv 1 0 0\nf 1 2\n").unwrap().facet_count() == 0);
+    let empty = TriMesh::<DVec3>::new(vec![], vec![]).unwrap();
+    let ball = Ball::new(1.0).unwrap();
+    let d = query::distance(&empty, &Iso::identity(), &ball, &Iso::identity());
+    assert!(!d.intersecting && d.status == gjk::Status::AboveBound);
+    assert!(!query::intersects(&empty, &Iso::identity(), &ball, &Iso::identity()));
+    assert!(!query::ray_cast(&empty, &Iso::identity(), DVec3::ZERO, DVec3::X, 1.0, true).hit);
+    let mut m = Vec::new();
+    query::contacts(&empty, &Iso::identity(), &ball, &Iso::identity(), 1.0, &mut m);
+    assert!(m.is_empty());
+}

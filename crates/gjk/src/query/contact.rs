@@ -171,6 +171,12 @@ where
     let leaf = c.leaf(id);
     let lw = leaf_world(c, pc, id);
     let mut p = epa::penetration(&leaf, &lw, b, pb);
+    // Only an overlap can be a ghost: a shape apart from the leaf has its true closest-point normal, and measuring
+    // along the face instead would invent a depth (a shape resting on the neighbouring coplanar triangle is
+    // "below" this one's plane).
+    if !p.intersecting {
+        return p;
+    }
     let local_n = pc.inverse_transform_vector(p.normal);
     let corrected = c.correct_normal(id, pc.inverse_transform_point(p.point_a), local_n);
     if corrected != local_n {
