@@ -331,6 +331,15 @@ pub fn section(plan: &Plan) -> String {
                 );
             }
             let _ = writeln!(s, "\n{notes}");
+            let _ = writeln!(
+                s,
+                "- Contact manifolds: the capsule and the box rest about 0.1–0.4 deep in the level's fine triangles, so \
+                 about a hundred triangles touch per query. Per touching triangle ours runs a bounded GJK (rejecting \
+                 apart triangles), the penetration query (GJK again, then EPA) and the convex manifold clipper, whose \
+                 fixed feature and clip buffers are zeroed on every call; parry runs a dedicated cuboid–triangle SAT \
+                 (and capsule–triangle) path. Ours merges the triangles' manifolds by normal and reduces each to four \
+                 points; parry returns one manifold per triangle.\n"
+            );
         }
     }
     s

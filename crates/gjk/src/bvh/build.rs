@@ -1,7 +1,7 @@
 //! Binned SAH build (Wald 2007). At each node the primitives' centroids are binned along the axis where they
 //! spread most; the split between bins that minimises `area(left)·count(left) + area(right)·count(right)` is taken
-//! if it beats keeping a leaf (up to [`MAX_LEAF`] primitives), and the primitives are partitioned in place. Nodes
-//! are written depth first, so the left child always follows its parent.
+//! if it beats keeping a leaf (up to [`MAX_LEAF`] primitives), and the primitives are partitioned in place. A node's
+//! two children are stored side by side, after it.
 
 use super::{half_area, Bvh, Node, MAX_DEPTH, MAX_LEAF, MEDIAN_DEPTH};
 use crate::math::{Real, Vector};
@@ -32,32 +32,35 @@ pub(super) fn build<V: Vector>(boxes: &[Aabb<V>]) -> Bvh<V> {
         nodes: Vec::with_capacity(2 * n.div_ceil(2)),
         depth: 0,
     };
-    b.node(&mut primitives, 0, 1);
+    let root = Node { aabb: boxes[0], link: 0, count: 0 };
+    b.nodes.push(root);
+    b.node(&mut primitives, 0, 0, 1);
     let Builder { mut nodes, depth, .. } = b;
     nodes.shrink_to_fit();
     Bvh { nodes, primitives, depth }
 }
 
 impl<V: Vector> Builder<'_, V> {
-    /// Builds the subtree over `prims` (which start at `offset` in the final primitive list) at `depth`, writing
-    /// it at the end of `nodes`; returns the index of its root.
-    fn node(&mut self, prims: &mut [u32], offset: usize, depth: usize) -> u32 {
+    /// Builds the subtree over `prims` (which start at `offset` in the final primitive list) at `depth` into the
+    /// slot `index`, reserved by its parent. The two children of a node are reserved side by side, so a traversal
+    /// that tests both reads one contiguous pair.
+    fn node(&mut self, prims: &mut [u32], offset: usize, index: usize, depth: usize) {
         self.depth = self.depth.max(depth);
-        let index = self.nodes.len() as u32;
         let aabb = self.bounds(prims);
-        self.nodes.push(Node { aabb, link: offset as u32, count: prims.len() as u32 });
+        self.nodes[index] = Node { aabb, link: offset as u32, count: prims.len() as u32 };
         if prims.len() <= 1 || depth >= MAX_DEPTH {
-            return index;
+            return;
         }
         let Some(mid) = self.split(prims, &aabb, depth) else {
-            return index;
+            return;
         };
         let (left, right) = prims.split_at_mut(mid);
-        self.node(left, offset, depth + 1);
-        let right_index = self.node(right, offset + mid, depth + 1);
-        self.nodes[index as usize].link = right_index;
-        self.nodes[index as usize].count = 0;
-        index
+        let first = self.nodes.len();
+        self.nodes.push(Node { aabb, link: 0, count: 0 });
+        self.nodes.push(Node { aabb, link: 0, count: 0 });
+        self.node(left, offset, first, depth + 1);
+        self.node(right, offset + mid, first + 1, depth + 1);
+        self.nodes[index] = Node { aabb, link: first as u32, count: 0 };
     }
 
     fn bounds(&self, prims: &[u32]) -> Aabb<V> {

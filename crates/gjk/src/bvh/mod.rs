@@ -1,8 +1,8 @@
 //! A static bounding volume hierarchy over axis-aligned boxes, generic over [`Vector`] (2D and 3D, f32 and f64).
 //!
 //! The tree is built once by a binned surface-area heuristic (Wald 2007, "On fast construction of SAH-based
-//! bounding volume hierarchies") and stored as a flat array in depth-first order: a node's left child is the next
-//! node, its right child is named by index, and a leaf names a run of the primitive list. [`Bvh::refit`] recomputes
+//! bounding volume hierarchies") and stored as a flat array: a node names its two children, stored side by side
+//! after it (one contiguous read when a traversal tests both), and a leaf names a run of the primitive list. [`Bvh::refit`] recomputes
 //! the boxes bottom-up when primitives move (a deforming mesh) without changing the topology.
 //!
 //! The traversals take closures for what happens at the primitives, so the same tree serves triangle meshes,
@@ -60,7 +60,7 @@ pub const MAX_LEAF: usize = 4;
 pub struct Node<V: Vector> {
     /// The box around everything below.
     pub aabb: Aabb<V>,
-    /// Internal node: index of the right child (the left child is the next node). Leaf: first index into
+    /// Internal node: index of the first child (the second is next to it). Leaf: first index into
     /// [`Bvh::primitives`].
     link: u32,
     /// Number of primitives of a leaf; 0 for an internal node.
@@ -134,7 +134,8 @@ impl<V: Vector> Bvh<V> {
     /// The two children of an internal node.
     #[inline]
     pub(crate) fn children(&self, index: u32) -> (u32, u32) {
-        (index + 1, self.nodes[index as usize].link)
+        let first = self.nodes[index as usize].link;
+        (first, first + 1)
     }
 }
 

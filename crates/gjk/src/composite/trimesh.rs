@@ -177,7 +177,7 @@ impl<V: Vector> TriMesh<V> {
 
     /// Turns a contact normal on facet `f` at `point` (a point of the facet, mesh frame) into the face's normal
     /// (same side) when the feature it comes from is an inactive ridge or a corner with no active ridge: the
-    /// normal of a ghost contact. `scale` sizes the tolerance that tells the facet's boundary from its inside.
+    /// normal of a ghost contact. A point within a relative 1e-7 of a ridge counts as on it.
     pub(crate) fn correct_normal(&self, f: u32, point: V, normal: V) -> V {
         let facet = self.facet(f);
         let Some(face) = facet.normal() else { return normal };

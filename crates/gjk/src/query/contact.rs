@@ -10,7 +10,7 @@
 
 use super::dispatch::{pair, PairQuery, Shape};
 use super::distance::{Distance, DistanceQuery};
-use super::{box_above_plane, box_in, leaf_world, plane_in, positive};
+use super::{box_above_plane, box_in, leaf_world, plane_in, positive, worse};
 use crate::bvh::RelativeBoxes;
 use crate::composite::{Composite, HalfSpace};
 use crate::epa;
@@ -356,7 +356,7 @@ fn flip<V: Vector>(p: Penetration<V>) -> Penetration<V> {
 /// `b` is inside the solid composite `c` without touching a leaf: out through the nearest leaf. The closest points
 /// (`q` on the surface, `r` on B) give the outward direction `n = (q − r)/|q − r|`; B clears the plane through `q`
 /// across `n` after moving by `n · (q − lowest point of B along n)`.
-fn inside_solid<V, C, B>(c: &C, pc: &Iso<V>, b: &B, pb: &Iso<V>, _touching: Penetration<V>) -> Penetration<V>
+fn inside_solid<V, C, B>(c: &C, pc: &Iso<V>, b: &B, pb: &Iso<V>, fallback: Penetration<V>) -> Penetration<V>
 where
     V: Vector,
     C: Composite<V>,
@@ -377,7 +377,7 @@ where
             })
         },
     );
-    let Some((q, r, id, gap)) = best else { return _touching };
+    let Some((q, r, id, gap)) = best else { return fallback };
     let n = if gap > V::Real::ZERO { (q - r) * (V::Real::ONE / gap) } else { V::zero() };
     let low = pb.transform_point(support_full(b, pb.inverse_transform_vector(-n)));
     let depth = n.dot(q - low);
@@ -390,20 +390,6 @@ where
         part_a: Some(id),
         part_b: None,
         status: Status::Converged,
-    }
-}
-
-/// The less trustworthy of two statuses.
-fn worse(a: Status, b: Status) -> Status {
-    let rank = |s: Status| match s {
-        Status::Converged | Status::AboveBound => 0,
-        Status::Stalled => 1,
-        Status::MaxIterations => 2,
-    };
-    if rank(b) > rank(a) {
-        b
-    } else {
-        a
     }
 }
 
@@ -435,7 +421,7 @@ impl<V: Vector> ContactQuery<'_, V> {
         m.status = worse(m.status, status);
         let max = if V::DIM == 2 { 2 } else { MAX_CONTACTS };
         // Keep the points in a scratch array of the union, then reduce back to `max`.
-        let mut all = [ContactPoint::default(); 2 * MAX_CONTACTS + super::super::shape::MAX_FEATURE_POINTS];
+        let mut all = [ContactPoint::default(); 2 * MAX_CONTACTS + crate::shape::MAX_FEATURE_POINTS];
         let mut n = 0;
         for c in m.points().iter().chain(points) {
             if n < all.len() {

@@ -4,7 +4,7 @@
 //! nodes no nearer than the best skipped.
 
 use super::dispatch::{pair, PairQuery, Shape};
-use super::{box_above_plane, box_in, leaf_world, plane_in, positive};
+use super::{box_above_plane, box_in, leaf_world, plane_in, positive, worse};
 use crate::bvh::{box_distance_squared, RelativeBoxes};
 use crate::composite::{Composite, HalfSpace};
 use crate::gjk::{self, DistanceOptions, Status};
@@ -204,20 +204,6 @@ impl<V: Vector> Best<V> {
                 d
             }
         }
-    }
-}
-
-/// The less trustworthy of two statuses.
-fn worse(a: Status, b: Status) -> Status {
-    let rank = |s: Status| match s {
-        Status::Converged | Status::AboveBound => 0,
-        Status::Stalled => 1,
-        Status::MaxIterations => 2,
-    };
-    if rank(b) > rank(a) {
-        b
-    } else {
-        a
     }
 }
 

@@ -78,6 +78,21 @@ pub(crate) fn box_above_plane<V: Vector>(b: &Aabb<V>, n: V, o: V) -> V::Real {
     n.dot(c - o) - n.abs_elem().dot(h)
 }
 
+/// The less trustworthy of two statuses (a bound reached is a decided answer, as converged).
+pub(crate) fn worse(a: crate::gjk::Status, b: crate::gjk::Status) -> crate::gjk::Status {
+    use crate::gjk::Status;
+    let rank = |s: Status| match s {
+        Status::Converged | Status::AboveBound => 0,
+        Status::Stalled => 1,
+        Status::MaxIterations => 2,
+    };
+    if rank(b) > rank(a) {
+        b
+    } else {
+        a
+    }
+}
+
 /// `max(0, x)`.
 #[inline]
 pub(crate) fn positive<R: Real>(x: R) -> R {

@@ -2,6 +2,7 @@
 //! composites through the tree with each leaf's exact test (a watertight ray–triangle test for meshes).
 
 use super::dispatch::{Kind, Shape};
+use super::positive;
 use crate::bvh::Ray;
 use crate::composite::{Composite, HalfSpace};
 use crate::gjk::Status;
@@ -124,8 +125,4 @@ impl<V: Vector> Kind<V> for RayQuery<'_, V> {
             None => RayHit::miss(Status::Converged),
         }
     }
-}
-
-fn positive<R: Real>(x: R) -> R {
-    x.max(R::ZERO)
 }
