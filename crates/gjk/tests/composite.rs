@@ -647,3 +647,35 @@ fn bad_input_is_rejected() {
     query::contacts(&empty, &Iso::identity(), &ball, &Iso::identity(), 1.0, &mut m);
     assert!(m.is_empty());
 }
+
+/// A deforming mesh: after `set_vertices` (refit, same topology) every query still equals the brute force over the
+/// moved triangles, and a height field after `set_heights` likewise.
+#[test]
+fn deformed_mesh_and_field_stay_exact() {
+    let mut rng = SmallRng::seed_from_u64(51);
+    let (vertices, facets) = soup::<DVec3>(&mut rng, 120);
+    let mut mesh = TriMesh::new(vertices.clone(), facets.clone()).unwrap();
+    let ball = Ball::new(0.4).unwrap();
+    for round in 0..5 {
+        let moved: Vec<DVec3> = vertices.iter().map(|&v| v + rv::<DVec3>(&mut rng, 0.3 * (round + 1) as f64) + DVec3::X * round as f64).collect();
+        mesh.set_vertices(moved.clone()).unwrap();
+        for _ in 0..40 {
+            let pose = DVec3::pose(&mut rng, 5.0);
+            let brute = (0..mesh.facet_count() as u32)
+                .map(|i| gjk::distance(&mesh.facet(i), &Iso::identity(), &ball, &pose).distance)
+                .fold(f64::INFINITY, f64::min);
+            assert!((query::distance(&mesh, &Iso::identity(), &ball, &pose).distance - brute).abs() < 1e-12);
+        }
+    }
+    assert!(mesh.set_vertices(vec![DVec3::ZERO]).is_err());
+    let mut field = HeightField::<DVec3>::grid(vec![0.0; 36], 6, 6, 1.0, 1.0).unwrap();
+    let heights: Vec<f64> = (0..36).map(|i| (i as f64 * 0.7).sin()).collect();
+    field.set_heights(heights).unwrap();
+    for _ in 0..40 {
+        let pose = Iso::from_translation(DVec3::new(rng.gen_range(0.0..5.0), rng.gen_range(1.5..3.0), rng.gen_range(0.0..5.0)));
+        let brute = (0..field.triangle_count() as u32)
+            .map(|i| gjk::distance(&field.triangle(i), &Iso::identity(), &ball, &pose).distance)
+            .fold(f64::INFINITY, f64::min);
+        assert!((query::distance(&field, &Iso::identity(), &ball, &pose).distance - brute).abs() < 1e-12);
+    }
+}
