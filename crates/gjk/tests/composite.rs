@@ -657,7 +657,10 @@ fn deformed_mesh_and_field_stay_exact() {
     let mut mesh = TriMesh::new(vertices.clone(), facets.clone()).unwrap();
     let ball = Ball::new(0.4).unwrap();
     for round in 0..5 {
-        let moved: Vec<DVec3> = vertices.iter().map(|&v| v + rv::<DVec3>(&mut rng, 0.3 * (round + 1) as f64) + DVec3::X * round as f64).collect();
+        let moved: Vec<DVec3> = vertices
+            .iter()
+            .map(|&v| v + rv::<DVec3>(&mut rng, 0.3 * (round + 1) as f64) + DVec3::X * round as f64)
+            .collect();
         mesh.set_vertices(moved.clone()).unwrap();
         for _ in 0..40 {
             let pose = DVec3::pose(&mut rng, 5.0);
@@ -672,10 +675,41 @@ fn deformed_mesh_and_field_stay_exact() {
     let heights: Vec<f64> = (0..36).map(|i| (i as f64 * 0.7).sin()).collect();
     field.set_heights(heights).unwrap();
     for _ in 0..40 {
-        let pose = Iso::from_translation(DVec3::new(rng.gen_range(0.0..5.0), rng.gen_range(1.5..3.0), rng.gen_range(0.0..5.0)));
+        let pose = Iso::from_translation(DVec3::new(
+            rng.gen_range(0.0..5.0),
+            rng.gen_range(1.5..3.0),
+            rng.gen_range(0.0..5.0),
+        ));
         let brute = (0..field.triangle_count() as u32)
             .map(|i| gjk::distance(&field.triangle(i), &Iso::identity(), &ball, &pose).distance)
             .fold(f64::INFINITY, f64::min);
         assert!((query::distance(&field, &Iso::identity(), &ball, &pose).distance - brute).abs() < 1e-12);
     }
+}
+
+/// The ghost-contact test on a height field: a box sliding over its flat part sees only the up normal, while a
+/// bump's real slopes still give their own normals.
+#[test]
+fn box_slides_over_flat_height_field_without_bumps() {
+    let (rows, cols) = (12, 12);
+    let mut heights = vec![0.0; rows * cols];
+    heights[9 * cols + 9] = 1.0; // a bump far from the slide
+    let field = HeightField::<DVec3>::grid(heights, rows, cols, 0.5, 0.5).unwrap();
+    let crate_ = Cuboid::new(DVec3::new(0.3, 0.25, 0.2)).unwrap();
+    let mut manifolds = Vec::new();
+    for step in 0..300 {
+        let x = 0.6 + step as f64 * 0.01;
+        let pose = Iso::new(
+            gjk::math::DQuat::from_rotation_y(step as f64 * 0.013),
+            DVec3::new(x, 0.24, 1.3 + 0.2 * (step as f64 * 0.07).sin()),
+        );
+        query::contacts(&field, &Iso::identity(), &crate_, &pose, 0.0, &mut manifolds);
+        assert_eq!(manifolds.len(), 1, "step {step}");
+        assert!((manifolds[0].normal - DVec3::Y).length() < 1e-12, "step {step}: {:?}", manifolds[0].normal);
+        assert_eq!(manifolds[0].len, 4);
+    }
+    // On the bump's slope (rising toward +x) the normal is the slope's, out of the ground: up and toward −x.
+    let ball = Ball::new(0.1).unwrap();
+    let p = query::penetration(&field, &Iso::identity(), &ball, &Iso::from_translation(DVec3::new(4.25, 0.45, 4.5)));
+    assert!(p.intersecting && p.normal.y > 0.1 && p.normal.y < 0.99 && p.normal.x < -0.1, "{:?}", p.normal);
 }

@@ -162,6 +162,47 @@ impl<V: Vector> HeightField<V> {
     }
 }
 
+impl<V: Vector> HeightField<V> {
+    /// The leaf across ridge `k` of leaf `i` (see [`HeightField::triangle`] for the corner order), `None` on the
+    /// grid's boundary. 3D, cell (r, c): triangle 0 is (00, 11, 01), its ridges the diagonal (→ triangle 1 of the
+    /// cell), the side x = c+1 (→ triangle 1 of cell (r, c+1)) and the side z = r (→ triangle 1 of cell (r−1, c));
+    /// triangle 1 is (00, 10, 11), its ridges the side x = c (→ triangle 0 of cell (r, c−1)), the side z = r+1
+    /// (→ triangle 0 of cell (r+1, c)) and the diagonal. 2D: corner 0 of segment i is shared with segment i−1,
+    /// corner 1 with segment i+1.
+    fn neighbour(&self, i: usize, k: usize) -> Option<usize> {
+        let cells = self.cols - 1;
+        if V::DIM == 2 {
+            return if k == 0 { i.checked_sub(1) } else { (i + 1 < cells).then_some(i + 1) };
+        }
+        let (cell, odd) = (i / 2, i % 2 == 1);
+        let (r, c) = (cell / cells, cell % cells);
+        let at = |r: usize, c: usize, t: usize| 2 * (r * cells + c) + t;
+        match (odd, k) {
+            (false, 0) | (true, 2) => Some(at(r, c, 1 - i % 2)),
+            (false, 1) => (c + 1 < cells).then(|| at(r, c + 1, 1)),
+            (false, _) => r.checked_sub(1).map(|r| at(r, c, 1)),
+            (true, 0) => c.checked_sub(1).map(|c| at(r, c, 0)),
+            (true, _) => (r + 2 < self.rows).then(|| at(r + 1, c, 0)),
+        }
+    }
+
+    /// Active ridges of leaf `i`, from its neighbours' normals (all point up, so a flat ridge has equal normals).
+    fn active_ridges(&self, i: usize) -> u8 {
+        let Some(n) = self.triangle(i as u32).normal() else { return 0b111 };
+        (0..V::DIM).fold(0u8, |mask, k| {
+            let flat = self
+                .neighbour(i, k)
+                .and_then(|j| self.triangle(j as u32).normal())
+                .is_some_and(|m| n.dot(m).to_f64() > super::FLAT_RIDGE_COS);
+            if flat {
+                mask
+            } else {
+                mask | 1 << k
+            }
+        })
+    }
+}
+
 impl<V: Vector> Composite<V> for HeightField<V> {
     type Leaf<'a> = Facet<V>;
 
@@ -184,5 +225,12 @@ impl<V: Vector> Composite<V> for HeightField<V> {
     }
     fn is_solid(&self) -> bool {
         true
+    }
+    fn outward(&self, id: u32) -> Option<V> {
+        // Wound so that their normal points up (out of the ground).
+        self.triangle(id).normal()
+    }
+    fn correct_normal(&self, id: u32, point: V, normal: V) -> V {
+        super::trimesh::correct_normal(&self.triangle(id), self.active_ridges(id as usize), point, normal)
     }
 }

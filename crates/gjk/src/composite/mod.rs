@@ -77,6 +77,13 @@ pub trait Composite<V: Vector> {
         }
     }
 
+    /// For a one-sided leaf (a facet of a solid mesh or of a height field), its unit outward normal (shape frame):
+    /// a contact on it pushes only outward. `None` (the default) for leaves with volume or two-sided facets.
+    fn outward(&self, id: u32) -> Option<V> {
+        let _ = id;
+        None
+    }
+
     /// The normal a contact on leaf `id` at `point` (shape frame, on the leaf) should use, given the leaf's own
     /// `normal` (shape frame): meshes replace the normals of inactive ridges (ghost contacts) by the face's.
     fn correct_normal(&self, id: u32, point: V, normal: V) -> V {

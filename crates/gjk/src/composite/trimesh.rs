@@ -179,31 +179,36 @@ impl<V: Vector> TriMesh<V> {
     /// (same side) when the feature it comes from is an inactive ridge or a corner with no active ridge: the
     /// normal of a ghost contact. A point within a relative 1e-7 of a ridge counts as on it.
     pub(crate) fn correct_normal(&self, f: u32, point: V, normal: V) -> V {
-        let facet = self.facet(f);
-        let Some(face) = facet.normal() else { return normal };
-        let along = normal.dot(face);
-        let signed = if along < V::Real::ZERO { -face } else { face };
-        // Already the face's normal (to rounding): nothing to correct.
-        if along.abs() > V::Real::ONE - V::Real::from_f64(64.0) * V::Real::EPSILON {
-            return normal;
+        correct_normal(&self.facet(f), self.topology.active[f as usize], point, normal)
+    }
+}
+
+/// A contact normal on `facet` at `point` (a point of the facet), given the facet's active ridges (bit `k` for
+/// ridge `k`): the face's normal (same side) when the contact comes from an inactive ridge or a corner with no
+/// active ridge — a ghost contact — else `normal` unchanged.
+pub(crate) fn correct_normal<V: Vector>(facet: &Facet<V>, active: u8, point: V, normal: V) -> V {
+    let Some(face) = facet.normal() else { return normal };
+    let along = normal.dot(face);
+    let signed = if along < V::Real::ZERO { -face } else { face };
+    // Already the face's normal (to rounding): nothing to correct.
+    if along.abs() > V::Real::ONE - V::Real::from_f64(64.0) * V::Real::EPSILON {
+        return normal;
+    }
+    // Which corners the point is near: barycentric weights below a relative tolerance count as zero.
+    let mask = near_features(facet, point);
+    let inactive = match (mask.count_ones() as usize, V::DIM) {
+        (n, dim) if n == dim => return normal,
+        (1, 3) => {
+            // A corner: the two edges meeting there are ridges k (k → k+1) and k+2 (k+2 → k).
+            let k = mask.trailing_zeros() as usize;
+            active & (1 << k) == 0 && active & (1 << ((k + 2) % 3)) == 0
         }
-        // Which corners the point is near: barycentric weights below a relative tolerance count as zero.
-        let mask = near_features(&facet, point);
-        let active = self.topology.active[f as usize];
-        let inactive = match (mask.count_ones() as usize, V::DIM) {
-            (n, dim) if n == dim => return normal,
-            (1, 3) => {
-                // A corner: the two edges meeting there are ridges k (k → k+1) and k+2 (k+2 → k).
-                let k = mask.trailing_zeros() as usize;
-                active & (1 << k) == 0 && active & (1 << ((k + 2) % 3)) == 0
-            }
-            (_, dim) => active & (1 << ridge_of(mask, dim)) == 0,
-        };
-        if inactive {
-            signed
-        } else {
-            normal
-        }
+        (_, dim) => active & (1 << ridge_of(mask, dim)) == 0,
+    };
+    if inactive {
+        signed
+    } else {
+        normal
     }
 }
 
@@ -301,5 +306,9 @@ impl<V: Vector> Composite<V> for TriMesh<V> {
     }
     fn correct_normal(&self, id: u32, point: V, normal: V) -> V {
         TriMesh::correct_normal(self, id, point, normal)
+    }
+    fn outward(&self, id: u32) -> Option<V> {
+        let n = self.topology.solid.as_ref()?.face[id as usize];
+        (n != V::zero()).then_some(n)
     }
 }

@@ -160,8 +160,9 @@ fn from_epa<V: Vector>(p: &epa::Penetration<V>) -> Penetration<V> {
     }
 }
 
-/// EPA on leaf `id` of `c` against `b`, with the mesh's normal check: a ghost normal is replaced by the face's and
-/// the signed distance is measured along it (B's lowest point along it above the leaf's highest).
+/// EPA on leaf `id` of `c` against `b`, with the mesh's normal checks: a ghost normal is replaced by the face's, a
+/// normal into a solid by the outward face normal, and the signed distance is then measured along it (B's lowest
+/// point along it above the leaf's highest).
 fn leaf_penetration<V, C, B>(c: &C, pc: &Iso<V>, id: u32, b: &B, pb: &Iso<V>) -> epa::Penetration<V>
 where
     V: Vector,
@@ -178,7 +179,13 @@ where
         return p;
     }
     let local_n = pc.inverse_transform_vector(p.normal);
-    let corrected = c.correct_normal(id, pc.inverse_transform_point(p.point_a), local_n);
+    let mut corrected = c.correct_normal(id, pc.inverse_transform_point(p.point_a), local_n);
+    // A one-sided facet (of a solid) pushes only outward: a normal into the solid becomes the outward face normal.
+    if let Some(out) = c.outward(id) {
+        if corrected.dot(out) < V::Real::ZERO {
+            corrected = out;
+        }
+    }
     if corrected != local_n {
         let n = pc.transform_vector(corrected);
         let on_leaf = lw.transform_point(support_full(&leaf, lw.inverse_transform_vector(n)));
