@@ -713,3 +713,28 @@ fn box_slides_over_flat_height_field_without_bumps() {
     let p = query::penetration(&field, &Iso::identity(), &ball, &Iso::from_translation(DVec3::new(4.25, 0.45, 4.5)));
     assert!(p.intersecting && p.normal.y > 0.1 && p.normal.y < 0.99 && p.normal.x < -0.1, "{:?}", p.normal);
 }
+
+/// A negative `max_distance` admits only touching leaves: squaring it inside the walk must not turn −1 into a
+/// bound of 1 (a ball 0.5 from a triangle was once reported at distance 0.5 under `max_distance = −1`).
+#[test]
+fn negative_max_distance_admits_only_contact() {
+    let tri = TriMesh::new(vec![DVec3::ZERO, DVec3::X, DVec3::Z], vec![[0, 2, 1]]).unwrap();
+    let ball = Ball::new(0.5).unwrap();
+    let d = query::distance_with(
+        &tri,
+        &Iso::identity(),
+        &ball,
+        &Iso::from_translation(DVec3::new(0.2, 1.0, 0.2)),
+        Some(-1.0),
+    );
+    assert_eq!(d.status, gjk::Status::AboveBound);
+    assert!(!d.intersecting);
+    let d = query::distance_with(
+        &tri,
+        &Iso::identity(),
+        &ball,
+        &Iso::from_translation(DVec3::new(0.2, 0.3, 0.2)),
+        Some(-1.0),
+    );
+    assert!(d.intersecting && d.distance == 0.0);
+}

@@ -315,7 +315,8 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
         pb: &Iso<V>,
     ) -> Distance<V> {
         let bbox = box_in(b, pb, pc);
-        let limit = self.max_distance.unwrap_or(V::Real::INFINITY);
+        // A negative bound admits only touching leaves (its square must not turn it positive).
+        let limit = positive(self.max_distance.unwrap_or(V::Real::INFINITY));
         let mut best = Best::new();
         c.bvh().closest_first(
             limit * limit,
@@ -340,7 +341,8 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
         ph: &Iso<V>,
     ) -> Distance<V> {
         let (n, o) = plane_in(h, ph, pc);
-        let limit = self.max_distance.unwrap_or(V::Real::INFINITY);
+        // A negative bound admits only touching leaves (its square must not turn it positive).
+        let limit = positive(self.max_distance.unwrap_or(V::Real::INFINITY));
         let mut best = Best::new();
         let mut inner = DistanceQuery { max_distance: None };
         c.bvh().closest_first(
@@ -365,7 +367,8 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
         pd: &Iso<V>,
     ) -> Distance<V> {
         let rel = RelativeBoxes::new(pc.relative(pd));
-        let limit = self.max_distance.unwrap_or(V::Real::INFINITY);
+        // A negative bound admits only touching leaves (its square must not turn it positive).
+        let limit = positive(self.max_distance.unwrap_or(V::Real::INFINITY));
         let mut best = Best::new();
         c.bvh().closest_pair_first(d.bvh(), &rel, limit * limit, |i, j, bound_sq| {
             let (li, lj) = (c.leaf(i), d.leaf(j));
