@@ -18,6 +18,7 @@ pub mod batch;
 pub mod ccd;
 pub mod cells;
 pub mod rng;
+pub mod scenes;
 pub mod space;
 pub mod support;
 pub mod timing;

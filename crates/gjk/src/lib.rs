@@ -37,11 +37,14 @@
 
 pub mod batch;
 pub mod broadphase;
+pub mod bvh;
 pub mod cast;
+pub mod composite;
 pub mod epa;
 pub mod gjk;
 pub mod manifold;
 pub mod math;
+pub mod query;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod shape;

@@ -770,8 +770,12 @@ fn main() -> Result<(), String> {
         load_before,
         load_after: load_average(),
     };
-    let text =
+    let mut text =
         write_report(&o, &machine, &results, &checks, batch.as_ref(), &support_rows, &in_query_rows, start.elapsed());
+    // Composite shapes on real meshes (skipped with a message when the meshes are absent).
+    if o.filter.as_ref().is_none_or(|f| "scenes".contains(f.as_str())) {
+        text.push_str(&gjk_bench::scenes::section(&o.plan));
+    }
     if let Some(dir) = o.out.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
