@@ -44,6 +44,11 @@ impl SweepAndPrune {
         Self::default()
     }
 
+    /// Bytes held on the heap (the kept order and the sweep's list).
+    pub fn heap_bytes(&self) -> usize {
+        (self.order.capacity() + self.open.capacity()) * core::mem::size_of::<u32>()
+    }
+
     /// Writes into `out` (cleared first) every pair `(i, j)`, `i < j`, of boxes that overlap or touch (as
     /// [`Aabb::intersects`] decides), sorted, so the same boxes always give the same list.
     pub fn pairs<V: Vector>(&mut self, boxes: &[Aabb<V>], out: &mut Vec<(u32, u32)>) {
@@ -167,8 +172,7 @@ impl<V: Vector> SweepAndPruneSet<V> {
     /// Bytes held on the heap (every buffer's capacity).
     pub fn heap_bytes(&self) -> usize {
         self.slots.heap_bytes()
-            + self.sap.order.capacity() * 4
-            + self.sap.open.capacity() * 4
+            + self.sap.heap_bytes()
             + self.boxes.capacity() * core::mem::size_of::<Aabb<V>>()
             + self.ids.capacity() * 4
             + self.found.capacity() * 8

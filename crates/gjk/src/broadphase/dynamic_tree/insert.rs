@@ -2,7 +2,7 @@
 //! heuristic, and the rotations that keep the tree shallow and tight. Follows Box2D v3's `dynamic_tree.c`
 //! (itself after Bittner et al. 2015, "Incremental BVH construction for ray tracing").
 
-use super::node::{contains, cost, distance_squared, Node, FREE, NULL};
+use super::node::{cost, distance_squared, Node, FREE, NULL};
 use super::DynamicTree;
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
@@ -236,10 +236,5 @@ impl<V: Vector> DynamicTree<V> {
         nl.aabb = merged;
         nl.height = h_low;
         self.nodes[a as usize].height = 1 + h_low.max(self.nodes[up as usize].height);
-    }
-
-    /// True when the stored (fattened) box of leaf `leaf` still holds `aabb`.
-    pub(super) fn leaf_holds(&self, leaf: u32, aabb: &Aabb<V>) -> bool {
-        contains(&self.nodes[leaf as usize].aabb, aabb)
     }
 }

@@ -27,11 +27,12 @@ use node::{Node, NULL};
 pub use query::{RayControl, RayScratch};
 pub use validate::TreeStats;
 
-/// A proxy's record: its box as given (the *tight* box), its user data, its leaf, and whether it is in the
-/// move buffer.
+/// A proxy's record: its box as given (the *tight* box), a copy of its stored box (so that a move that stays
+/// inside it reads only this record, not the tree), its user data, its leaf, and whether it is in the move buffer.
 #[derive(Clone, Copy, Debug)]
 struct Proxy<V: Vector> {
     aabb: Aabb<V>,
+    fat: Aabb<V>,
     user_data: u64,
     leaf: u32,
     moved: bool,
@@ -107,9 +108,15 @@ pub struct DynamicTree<V: Vector> {
     next: Vec<ProxyPair>,
     found: Vec<ProxyPair>,
     touched: Vec<u64>,
-    /// Scratch for rebuilds.
+    /// Scratch of the pair search: a bit per node (holds a buffered leaf), the node pairs to visit.
+    node_marks: Vec<u64>,
+    pair_stack: Vec<(u32, u32)>,
+    /// Scratch for rebuilds and reordering.
     leaves: Vec<u32>,
+    pending: Vec<u32>,
+    spare_nodes: Vec<Node<V>>,
     rebuilds: u64,
+    reinserted_since_reorder: usize,
 }
 
 impl<V: Vector> DynamicTree<V> {
@@ -134,8 +141,13 @@ impl<V: Vector> DynamicTree<V> {
             next: Vec::new(),
             found: Vec::new(),
             touched: Vec::new(),
+            node_marks: Vec::new(),
+            pair_stack: Vec::new(),
             leaves: Vec::new(),
+            pending: Vec::new(),
+            spare_nodes: Vec::new(),
             rebuilds: 0,
+            reinserted_since_reorder: 0,
         }
     }
 
@@ -161,10 +173,10 @@ impl<V: Vector> DynamicTree<V> {
         if self.free_node == NULL && self.nodes.len() + 2 >= NULL as usize {
             return Err(BroadPhaseError::Full);
         }
-        let id = self.proxies.insert(Proxy { aabb, user_data, leaf: NULL, moved: true })?;
+        let fat = self.fattened(&aabb, V::zero());
+        let id = self.proxies.insert(Proxy { aabb, fat, user_data, leaf: NULL, moved: true })?;
         let leaf = self.allocate_node();
-        self.nodes[leaf as usize] =
-            Node { aabb: self.fattened(&aabb, V::zero()), parent: NULL, child1: id.0, child2: NULL, height: 0 };
+        self.nodes[leaf as usize] = Node { aabb: fat, parent: NULL, child1: id.0, child2: NULL, height: 0 };
         self.proxies.live_mut(id.0).leaf = leaf;
         self.insert_leaf(leaf);
         self.move_buffer.push(id.0);
@@ -186,19 +198,21 @@ impl<V: Vector> DynamicTree<V> {
             return Err(BroadPhaseError::InvalidDisplacement);
         }
         proxy.aabb = aabb;
-        let leaf = proxy.leaf;
+        let (leaf, stored) = (proxy.leaf, proxy.fat);
         let fat = self.fattened(&aabb, displacement);
-        if self.leaf_holds(leaf, &aabb) {
+        if node::contains(&stored, &aabb) {
             // Still inside. Keep the stored box unless it exceeds the fresh one grown by four margins.
             let huge = fat.loosened(self.margin * V::Real::from_f64(4.0));
-            if node::contains(&huge, &self.nodes[leaf as usize].aabb) {
+            if node::contains(&huge, &stored) {
                 return Ok(false);
             }
         }
         self.remove_leaf(leaf);
         self.nodes[leaf as usize].aabb = fat;
         self.insert_leaf(leaf);
+        self.reinserted_since_reorder += 1;
         let proxy = self.proxies.live_mut(id.0);
+        proxy.fat = fat;
         if !proxy.moved {
             proxy.moved = true;
             self.move_buffer.push(id.0);
@@ -228,7 +242,7 @@ impl<V: Vector> DynamicTree<V> {
 
     /// The box stored in the tree for a live proxy (its box fattened by the margin and the prediction).
     pub fn fat_aabb(&self, id: ProxyId) -> Option<Aabb<V>> {
-        self.proxies.get(id).map(|p| self.nodes[p.leaf as usize].aabb)
+        self.proxies.get(id).map(|p| p.fat)
     }
 
     /// Number of live proxies.

@@ -2,10 +2,13 @@
 //!
 //! The candidate pairs are kept as the pairs whose *stored* (fattened) boxes overlap. A stored box changes only
 //! when its proxy is inserted or leaves it (the move buffer), so a pair can appear or disappear only if one of
-//! its proxies is in the move buffer or was removed: each pair update queries the tree with the stored box of
-//! each buffered proxy (Box2D's `b2UpdateBroadPhasePairs`), and re-checks only the old pairs of buffered or
-//! removed proxies. Since every stored box holds its proxy's box, every overlapping pair is a candidate.
+//! its proxies is in the move buffer or was removed. Each pair update finds the pairs of the buffered proxies —
+//! as Box2D's `b2UpdateBroadPhasePairs` does with one tree query per buffered proxy, but here in one traversal
+//! of the tree against itself restricted to the subtrees holding a buffered leaf, so the upper levels that every
+//! query would cross again are crossed once — and re-checks only the old pairs of buffered or removed proxies.
+//! Since every stored box holds its proxy's box, every overlapping pair is a candidate.
 
+use super::node::{cost, NULL};
 use super::DynamicTree;
 use crate::broadphase::{PairChanges, ProxyId, ProxyPair};
 use crate::math::Vector;
@@ -19,6 +22,11 @@ impl<V: Vector> DynamicTree<V> {
         changes.clear();
         if self.move_buffer.is_empty() && !self.proxies.any_removed() {
             return;
+        }
+        if self.reinserted_since_reorder >= self.proxies.len() {
+            // As many re-insertions as proxies since the nodes were last laid out: lay them out again.
+            self.reorder_depth_first();
+            self.reinserted_since_reorder = 0;
         }
         self.find_new_pairs();
         self.mark_touched();
@@ -66,29 +74,83 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
-    /// Queries the tree with the stored box of each buffered proxy; collects into `found` every pair it makes
-    /// with a proxy whose stored box overlaps, once (a pair of two buffered proxies from the lower id's query),
-    /// sorted.
+    /// Collects into `found`, sorted, every pair of proxies whose stored boxes overlap and one of which is
+    /// buffered: the tree is traversed against itself (the bounding volume test tree), each pair of leaves
+    /// reached once through their lowest common ancestor, and only through nodes that hold a buffered leaf — so
+    /// the upper levels, which every buffered proxy would otherwise query again, are visited once in all.
     fn find_new_pairs(&mut self) {
         let mut found = core::mem::take(&mut self.found);
+        let mut stack = core::mem::take(&mut self.pair_stack);
         found.clear();
+        stack.clear();
+        self.mark_moved_nodes();
+        let marked = |bits: &[u64], n: u32| bits[(n / 64) as usize] >> (n % 64) & 1 == 1;
+        let bits = &self.node_marks;
+        if self.root != NULL && marked(bits, self.root) {
+            stack.push((self.root, self.root));
+        }
+        // (n, n): pairs within the subtree of n. (a, b): pairs between the subtrees of a and b.
+        while let Some((a, b)) = stack.pop() {
+            let (na, nb) = (&self.nodes[a as usize], &self.nodes[b as usize]);
+            if a == b {
+                if !na.is_leaf() && marked(bits, a) {
+                    stack.push((na.child1, na.child1));
+                    stack.push((na.child2, na.child2));
+                    stack.push((na.child1, na.child2));
+                }
+                continue;
+            }
+            if !(marked(bits, a) || marked(bits, b)) || !na.aabb.intersects(&nb.aabb) {
+                continue;
+            }
+            match (na.is_leaf(), nb.is_leaf()) {
+                (true, true) => found.push((ProxyId(na.child1.min(nb.child1)), ProxyId(na.child1.max(nb.child1)))),
+                (true, false) => {
+                    stack.push((a, nb.child1));
+                    stack.push((a, nb.child2));
+                }
+                (false, true) => {
+                    stack.push((na.child1, b));
+                    stack.push((na.child2, b));
+                }
+                (false, false) => {
+                    // Split the larger box: its children are the more likely to miss the other box.
+                    if cost(&na.aabb) >= cost(&nb.aabb) {
+                        stack.push((na.child1, b));
+                        stack.push((na.child2, b));
+                    } else {
+                        stack.push((a, nb.child1));
+                        stack.push((a, nb.child2));
+                    }
+                }
+            }
+        }
+        self.node_marks.iter_mut().for_each(|w| *w = 0);
+        found.sort_unstable();
+        self.found = found;
+        self.pair_stack = stack;
+    }
+
+    /// Marks the leaf of every buffered live proxy and its ancestors (a walk up stops at a marked node: its
+    /// ancestors are marked already).
+    fn mark_moved_nodes(&mut self) {
+        let words = self.nodes.len().div_ceil(64);
+        if self.node_marks.len() < words {
+            self.node_marks.resize(words, 0);
+        }
         for &m in &self.move_buffer {
             let Some(proxy) = self.proxies.get(ProxyId(m)) else {
                 continue; // removed after it moved
             };
             if !proxy.moved {
-                continue; // buffered twice (removed, its slot reused, moved again): queried once
+                continue;
             }
-            let fat = self.nodes[proxy.leaf as usize].aabb;
-            self.visit_leaves(&fat, |other| {
-                if other != m && !(other < m && self.proxies.live(other).moved) {
-                    found.push((ProxyId(m.min(other)), ProxyId(m.max(other))));
-                }
-                true
-            });
+            let mut n = proxy.leaf;
+            while n != NULL && self.node_marks[(n / 64) as usize] >> (n % 64) & 1 == 0 {
+                self.node_marks[(n / 64) as usize] |= 1 << (n % 64);
+                n = self.nodes[n as usize].parent;
+            }
         }
-        found.sort_unstable();
-        self.found = found;
     }
 
     /// Sets the bit of every buffered and every removed proxy.

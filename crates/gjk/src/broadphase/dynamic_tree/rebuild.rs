@@ -60,3 +60,54 @@ impl<V: Vector> DynamicTree<V> {
         node
     }
 }
+
+impl<V: Vector> DynamicTree<V> {
+    /// Lays the nodes out again in depth-first order (each node followed by its first child's subtree), with no
+    /// free slot: a traversal then walks mostly forward through memory, and spatially near subtrees sit near
+    /// each other. Re-insertions reuse the slots they free (the free list is last-in first-out), so a body that
+    /// moves a little keeps its place; the order decays only as bodies travel. The tree itself is unchanged.
+    pub(super) fn reorder_depth_first(&mut self) {
+        let mut out = core::mem::take(&mut self.spare_nodes);
+        out.clear();
+        if self.root != NULL {
+            let mut stack = core::mem::take(&mut self.leaves);
+            stack.clear();
+            // Old index; the new parent is the last node written whose second child is still unknown.
+            stack.push(self.root);
+            let mut pending: Vec<u32> = core::mem::take(&mut self.pending);
+            pending.clear();
+            while let Some(old) = stack.pop() {
+                let new = out.len() as u32;
+                let mut node = self.nodes[old as usize];
+                node.parent = NULL;
+                // The parent is the node this one follows (its first child) or the pending node whose first
+                // subtree just ended (its second child).
+                if let Some(&p) = pending.last() {
+                    node.parent = p;
+                    if out[p as usize].child1 == NULL {
+                        out[p as usize].child1 = new;
+                    } else {
+                        out[p as usize].child2 = new;
+                        pending.pop();
+                    }
+                }
+                if node.is_leaf() {
+                    self.proxies.live_mut(node.child1).leaf = new;
+                    out.push(node);
+                } else {
+                    stack.push(node.child2);
+                    stack.push(node.child1);
+                    node.child1 = NULL;
+                    node.child2 = NULL;
+                    out.push(node);
+                    pending.push(new);
+                }
+            }
+            self.root = 0;
+            self.leaves = stack;
+            self.pending = pending;
+        }
+        self.spare_nodes = core::mem::replace(&mut self.nodes, out);
+        self.free_node = NULL;
+    }
+}

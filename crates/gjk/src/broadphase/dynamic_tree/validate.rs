@@ -61,7 +61,8 @@ impl<V: Vector> DynamicTree<V> {
             + (self.move_buffer.capacity() + self.leaves.capacity()) * 4
             + (self.candidates.capacity() + self.next.capacity() + self.found.capacity())
                 * core::mem::size_of::<ProxyPair>()
-            + self.touched.capacity() * 8
+            + (self.touched.capacity() + self.node_marks.capacity()) * 8
+            + self.pair_stack.capacity() * 8
     }
 
     /// Checks every invariant: links both ways between parents and children, each internal node's box equal to
@@ -125,6 +126,9 @@ impl<V: Vector> DynamicTree<V> {
         let proxy: &Proxy<V> = self.proxies.get(ProxyId(node.child1)).ok_or(format!("leaf {i} holds no live proxy"))?;
         if proxy.leaf != i || node.child2 != NULL {
             return Err(format!("leaf {i} and proxy {} do not point at each other", node.child1));
+        }
+        if node.aabb != proxy.fat {
+            return Err(format!("leaf {i}'s stored box differs from proxy {}'s copy", node.child1));
         }
         if !valid_box(&node.aabb) || !contains(&node.aabb, &proxy.aabb) {
             return Err(format!("leaf {i}'s stored box does not hold proxy {}'s box", node.child1));
