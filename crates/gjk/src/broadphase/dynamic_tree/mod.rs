@@ -8,7 +8,7 @@
 //! queries only those bodies (Box2D's move buffer).
 //!
 //! Files: `node.rs` (the node and the box measures), `insert.rs` (insertion, removal, rotations),
-//! `rebuild.rs` (a balanced rebuild from scratch), `query.rs` (region queries, ray casts), `pairs.rs` (pair
+//! `rebuild.rs` (a balanced rebuild from scratch, the depth-first layout), `query.rs` (region queries, ray casts), `pairs.rs` (pair
 //! finding), `validate.rs` (the invariants, checked, and quality figures).
 
 mod insert;
