@@ -738,3 +738,35 @@ pub fn report_section(max_bodies: usize, repeats: usize, load: impl Fn() -> Stri
     }
     section(&rows, &before, &load())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The grid reference equals sweep and prune on the benchmark's world, and after some frames every
+    /// contender's candidates hold every overlapping pair.
+    #[test]
+    fn reference_and_contenders_agree() {
+        let mut world = World::new(2000, 7);
+        let (mut tree, mut sap, mut parry) = (OursTree::<Vec3>::new(), OursSap::default(), ParryBvh3::default());
+        let first = world.boxes::<Vec3>();
+        for c in [&mut tree as &mut dyn Contender<Vec3>, &mut sap, &mut parry] {
+            c.build(&first);
+        }
+        let (mut boxes, mut displacement, mut exact) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..40 {
+            world.step(&mut boxes, &mut displacement);
+            for c in [&mut tree as &mut dyn Contender<Vec3>, &mut sap, &mut parry] {
+                c.frame(&boxes, &displacement);
+            }
+            SweepAndPrune::new().pairs(&boxes, &mut exact);
+            assert_eq!(exact_pairs(&boxes), exact);
+            assert!(exact.len() > 500, "the world has overlaps: {}", exact.len());
+            for c in [&tree as &dyn Contender<Vec3>, &sap, &parry] {
+                assert!(c.holds(&exact), "{} misses a pair", c.name());
+                assert!(c.candidates() >= exact.len());
+            }
+        }
+        assert!(tree.reinserted > 0 && parry.changed > 0);
+    }
+}
