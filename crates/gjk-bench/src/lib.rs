@@ -15,6 +15,7 @@
 //! poses, converted from the same numbers ([`space`]).
 
 pub mod batch;
+pub mod broadphase;
 pub mod ccd;
 pub mod cells;
 pub mod rng;
