@@ -6,7 +6,7 @@
 pub mod model;
 pub mod render;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use model::P3;
 
@@ -63,8 +63,7 @@ pub const EXAMPLES: &[Example] = &[
 /// The SVG of one query line (with an example's warm start and words).
 pub fn draw_line(line: &str, ex: Option<&Example>) -> Result<String, String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
-    let o: &Map<String, Value> = v.as_object().ok_or("a query line must be a JSON object")?;
-    let mut drawing = model::build(o, ex.map_or(&[], |e| e.warm))?;
+    let mut drawing = model::build(&v, ex.map_or(&[], |e| e.warm))?;
     if let Some(ex) = ex {
         drawing.title = ex.title.to_string();
         if !ex.about.is_empty() {

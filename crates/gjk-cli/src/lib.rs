@@ -2,9 +2,12 @@
 //! (`src/bin/gjk`) and the WebAssembly page (`crates/gjk-web`) both run through it, so the page, the pictures and
 //! `gjk query` answer a query line with the same code.
 //!
-//! * [`parse`] — JSON → shapes and poses (2D and 3D through one generic builder).
+//! * [`model`] — the typed model of a query line, built on the library's serde types (feature `serde` of `gjk`).
+//! * [`parse`] — JSON → that model: the line's dimension first (2D or 3D), then its query.
 //! * [`query`] — one query line → one answer line (the format of `docs/cli.md`).
-//! * [`mesh`] — vertices of OBJ and STL files.
+//! * [`stream`] — the `gjk query` stream: lines of any ending, limits, answers flushed when the input waits.
+//! * [`recover`] — the `id` of a line the JSON parser rejected.
+//! * [`mesh`] — vertices of OBJ and STL files, read only from one folder.
 //! * [`draw`] — what a picture of a query shows ([`draw::model`]), and its SVG ([`draw::render`]).
 //!
 //! ```
@@ -18,5 +21,8 @@
 
 pub mod draw;
 pub mod mesh;
+pub mod model;
 pub mod parse;
 pub mod query;
+pub mod recover;
+pub mod stream;

@@ -1,21 +1,134 @@
 //! Vertex lists from mesh files: Wavefront OBJ (`v x y z` lines) and STL (ASCII or binary). Only the vertices
 //! matter: the shape is their convex hull.
+//!
+//! A query line names its mesh by a path, and a line is input that may come from anyone, so a path is read only
+//! when it is safe to: its extension is checked first (`.obj`, `.stl`), it is resolved under one folder (the
+//! working directory unless `--mesh-dir` says otherwise; symbolic links and `..` are followed first and must end
+//! inside it), only a regular file is opened (never a device, a FIFO or `/dev/stdin`, which would block or swallow
+//! the input), opened without blocking, and no larger than a cap. Error messages name the path and the problem,
+//! never the file's contents.
 
-use std::path::Path;
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
-/// The vertices of an OBJ or STL file, chosen by extension (`.obj`, `.stl`; STL may be ASCII or binary).
-pub fn load_vertices(path: &Path) -> Result<Vec<[f64; 3]>, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read mesh {}: {e}", path.display()))?;
-    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-    let verts = match ext.as_deref() {
-        Some("obj") => parse_obj(&String::from_utf8_lossy(&bytes))?,
-        Some("stl") => parse_stl(&bytes)?,
-        _ => return Err(format!("mesh {}: unknown extension (expected .obj or .stl)", path.display())),
-    };
-    if verts.is_empty() {
-        return Err(format!("mesh {} has no vertices", path.display()));
+/// The largest mesh file read by default: 64 MiB (a binary STL of 1.3 million triangles).
+pub const DEFAULT_MAX_MESH_BYTES: u64 = 64 << 20;
+
+/// Where mesh files may be read from, and how large they may be.
+#[derive(Clone, Debug)]
+pub struct MeshFolder {
+    /// The folder every mesh path is resolved under; `None`: the working directory.
+    pub root: Option<PathBuf>,
+    /// The largest file read, in bytes.
+    pub max_bytes: u64,
+}
+
+impl Default for MeshFolder {
+    fn default() -> Self {
+        Self { root: None, max_bytes: DEFAULT_MAX_MESH_BYTES }
     }
-    Ok(verts)
+}
+
+/// The mesh formats, by extension.
+#[derive(Clone, Copy)]
+enum Format {
+    Obj,
+    Stl,
+}
+
+impl MeshFolder {
+    /// The vertices of the OBJ or STL file at `path` (relative to the folder), chosen by extension.
+    pub fn load_vertices(&self, path: &str) -> Result<Vec<[f64; 3]>, String> {
+        let ext = Path::new(path).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        let format = match ext.as_deref() {
+            Some("obj") => Format::Obj,
+            Some("stl") => Format::Stl,
+            _ => return Err(format!("mesh {path:?}: unknown extension (expected .obj or .stl)")),
+        };
+        let bytes = self.read(path)?;
+        let verts = match format {
+            Format::Obj => parse_obj(&String::from_utf8_lossy(&bytes)),
+            Format::Stl => parse_stl(&bytes),
+        }
+        .map_err(|e| format!("mesh {path:?}: {e}"))?;
+        if verts.is_empty() {
+            return Err(format!("mesh {path:?} has no vertices"));
+        }
+        Ok(verts)
+    }
+
+    /// The bytes of a regular file inside the folder, at most `max_bytes` of them.
+    fn read(&self, path: &str) -> Result<Vec<u8>, String> {
+        let root = match &self.root {
+            Some(r) => r.canonicalize(),
+            None => std::env::current_dir().and_then(|d| d.canonicalize()),
+        }
+        .map_err(|e| format!("mesh folder: {e}"))?;
+        let outside = || format!("mesh {path:?} is outside the mesh folder (see gjk query --mesh-dir)");
+        // First by the path's own words (`..`, an absolute path), before the file system is asked anything, so
+        // the answer says nothing about files outside; then with every symbolic link followed.
+        if !lexically_inside(&root, Path::new(path)) {
+            return Err(outside());
+        }
+        let file = root.join(path).canonicalize().map_err(|e| format!("cannot read mesh {path:?}: {e}"))?;
+        if !file.starts_with(&root) {
+            return Err(outside());
+        }
+        let too_large =
+            || format!("mesh {path:?} is larger than the limit of {} bytes (--max-mesh-bytes)", self.max_bytes);
+        let not_regular = || format!("mesh {path:?} is not a regular file");
+        // Checked before opening, so a FIFO or a device is never opened; checked again on the open file, in case
+        // the path changed in between.
+        let meta = std::fs::metadata(&file).map_err(|e| format!("cannot read mesh {path:?}: {e}"))?;
+        if !meta.is_file() {
+            return Err(not_regular());
+        }
+        if meta.len() > self.max_bytes {
+            return Err(too_large());
+        }
+        let handle = open_without_blocking(&file).map_err(|e| format!("cannot read mesh {path:?}: {e}"))?;
+        let meta = handle.metadata().map_err(|e| format!("cannot read mesh {path:?}: {e}"))?;
+        if !meta.is_file() {
+            return Err(not_regular());
+        }
+        let mut bytes = Vec::with_capacity(meta.len().min(self.max_bytes) as usize);
+        handle
+            .take(self.max_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read mesh {path:?}: {e}"))?;
+        if bytes.len() as u64 > self.max_bytes {
+            return Err(too_large());
+        }
+        Ok(bytes)
+    }
+}
+
+/// Whether `path`, taken under `root` with `.` and `..` resolved as words, stays inside `root`.
+fn lexically_inside(root: &Path, path: &Path) -> bool {
+    use std::path::Component;
+    let mut depth = 0usize;
+    for c in root.join(path).strip_prefix(root).map(Path::components).into_iter().flatten() {
+        match c {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir if depth > 0 => depth -= 1,
+            Component::ParentDir | Component::RootDir | Component::Prefix(_) => return false,
+        }
+    }
+    root.join(path).starts_with(root)
+}
+
+/// Opens a file for reading without waiting for a writer (a FIFO swapped in after the check must not block).
+#[cfg(unix)]
+fn open_without_blocking(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+}
+
+#[cfg(not(unix))]
+fn open_without_blocking(path: &Path) -> std::io::Result<File> {
+    File::open(path)
 }
 
 fn parse_floats(fields: &[&str], what: &str) -> Result<[f64; 3], String> {
@@ -23,8 +136,9 @@ fn parse_floats(fields: &[&str], what: &str) -> Result<[f64; 3], String> {
         return Err(format!("{what}: expected 3 coordinates"));
     }
     let mut p = [0.0; 3];
-    for (o, f) in p.iter_mut().zip(fields) {
-        *o = f.parse::<f64>().map_err(|_| format!("{what}: bad number {f:?}"))?;
+    for (i, (o, f)) in p.iter_mut().zip(fields).enumerate() {
+        // The token itself is not quoted: a file's contents never reach an error message.
+        *o = f.parse::<f64>().map_err(|_| format!("{what}: coordinate {} is not a number", i + 1))?;
     }
     Ok(p)
 }
@@ -35,7 +149,7 @@ pub fn parse_obj(text: &str) -> Result<Vec<[f64; 3]>, String> {
     for (n, line) in text.lines().enumerate() {
         let mut fields = line.split_whitespace();
         if fields.next() == Some("v") {
-            let rest: Vec<&str> = fields.collect();
+            let rest: Vec<&str> = fields.take(3).collect();
             out.push(parse_floats(&rest, &format!("OBJ line {}", n + 1))?);
         }
     }
@@ -67,7 +181,7 @@ pub fn parse_stl(bytes: &[u8]) -> Result<Vec<[f64; 3]>, String> {
     for (n, line) in text.lines().enumerate() {
         let mut fields = line.split_whitespace();
         if fields.next() == Some("vertex") {
-            let rest: Vec<&str> = fields.collect();
+            let rest: Vec<&str> = fields.take(3).collect();
             out.push(parse_floats(&rest, &format!("STL line {}", n + 1))?);
         }
     }
@@ -79,14 +193,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn paths_are_judged_inside_the_folder_by_their_words_first() {
+        let root = Path::new("/srv/meshes");
+        assert!(lexically_inside(root, Path::new("a.obj")));
+        assert!(lexically_inside(root, Path::new("parts/../a.obj")));
+        assert!(lexically_inside(root, Path::new("/srv/meshes/a.obj")));
+        assert!(!lexically_inside(root, Path::new("../a.obj")));
+        assert!(!lexically_inside(root, Path::new("parts/../../a.obj")));
+        assert!(!lexically_inside(root, Path::new("/etc/passwd.obj")));
+        assert!(!lexically_inside(root, Path::new("/srv/meshes/../a.obj")));
+    }
+
+    #[test]
     fn obj_vertices_are_read_and_faces_ignored() {
         let v = parse_obj("# cube\nv 0 0 0\nv 1 0 0\nvn 0 0 1\nv 0 1 0 1.0\nf 1 2 3\n").unwrap();
         assert_eq!(v, vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]]);
     }
 
+    /// A bad token is reported by position, never quoted: a file's bytes (a secret read by mistake) must not reach
+    /// the output.
     #[test]
-    fn obj_bad_number_is_an_error() {
-        assert!(parse_obj("v 0 zero 0\n").is_err());
+    fn obj_bad_number_is_an_error_that_does_not_quote_the_file() {
+        let e = parse_obj("v 0 s3cr3t 0\n").unwrap_err();
+        assert_eq!(e, "OBJ line 1: coordinate 2 is not a number");
     }
 
     #[test]

@@ -1,191 +1,401 @@
 //! One JSON query line in, one JSON answer line out. The format is documented in docs/cli.md.
+//!
+//! A line is read as JSON, its dimension decided ([`crate::parse::dimension`]), then read as the typed model of
+//! its query ([`crate::model::Query`]) and answered by the library. The answer's fields are the library result's
+//! own (serde names, [`Status`] as its snake_case name) less those the format leaves out (the witness simplex,
+//! error bounds, a cast's step count). No answer carries a non-finite number: if the library ever returned one,
+//! the line would become an error line saying so.
 
-use gjk::cast::{ray_cast, shape_cast, time_of_impact, CastOptions, Motion};
-use gjk::manifold::contact_manifold;
+use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion, RayCast};
+use gjk::manifold::{contact_manifold, Contact, Manifold, MAX_CONTACTS};
 use gjk::math::{DVec2, DVec3, Rotation, Vector};
-use gjk::{distance_with, intersection, penetration_with, Distance, DistanceOptions, Intersection, Penetration};
-use serde_json::{json, Map, Value};
+use gjk::{
+    distance_with, intersection, penetration_with, Distance, DistanceOptions, Intersection, Penetration, Status,
+};
+use serde::Serialize;
+use serde_json::Value;
 
-use crate::parse::{dimension, number, pose, shape, vector, Space};
+use crate::mesh::MeshFolder;
+use crate::model::{non_negative, CastQuery, ContactQuery, Pair, Query, RayQuery, Space};
+use crate::parse::{dimension, query};
+use crate::recover::recover_id;
 
-/// Answers one input line. Never fails: a line that cannot be answered gets `{"id", "error"}`.
+/// What answering a line may use beyond the line: where mesh files are read from.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// The folder `mesh` paths are resolved under, and the size cap.
+    pub meshes: MeshFolder,
+}
+
+/// Answers one input line (without its line break). Never fails: a line that cannot be answered gets
+/// `{"id", "error"}`. Meshes are read from the working directory with the default limits.
 pub fn answer_line(line: &str) -> String {
-    let parsed: Result<Value, _> = serde_json::from_str(line);
-    let (id, result) = match parsed {
-        Err(e) => (Value::Null, Err(format!("invalid JSON: {e}"))),
-        Ok(v) => {
-            let id = v.get("id").cloned().unwrap_or(Value::Null);
-            let result = match v.as_object() {
-                Some(o) => answer(o),
-                None => Err("a query line must be a JSON object".to_string()),
-            };
-            (id, result)
-        }
+    let mut out = Vec::new();
+    write_answer(line.as_bytes(), &Settings::default(), &mut out);
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// Appends the answer to one input line (bytes, without the line break) and a newline to `out`. A leading
+/// byte-order mark is skipped; a line that is not UTF-8 or not JSON is answered with an error, with its `id` when
+/// that can still be read.
+pub fn write_answer(line: &[u8], settings: &Settings, out: &mut Vec<u8>) {
+    let line = line.strip_prefix("\u{feff}".as_bytes()).unwrap_or(line);
+    let (id, result) = match std::str::from_utf8(line) {
+        Err(e) => (recover_id(line), Err(format!("invalid UTF-8 at byte {}", e.valid_up_to()))),
+        Ok(text) => match serde_json::from_str::<Value>(text) {
+            Err(e) => (recover_id(line), Err(format!("invalid JSON: {e}"))),
+            Ok(v) => {
+                let id = v.get("id").cloned().unwrap_or(Value::Null);
+                (id, answer(&v, settings))
+            }
+        },
     };
-    let mut out = Map::new();
-    out.insert("id".into(), id);
-    match result {
-        Ok(fields) => out.extend(fields),
-        Err(e) => {
-            out.insert("error".into(), Value::String(e));
-        }
-    }
-    Value::Object(out).to_string()
+    write_line(out, &id, result);
 }
 
-fn answer(line: &Map<String, Value>) -> Result<Map<String, Value>, String> {
-    match dimension(line)? {
-        2 => answer_in::<DVec2>(line),
-        _ => answer_in::<DVec3>(line),
+/// Appends `{"id": id, ...answer}` or `{"id": id, "error": ...}` and a newline.
+pub fn write_line(out: &mut Vec<u8>, id: &Value, answer: Result<Answer, String>) {
+    #[derive(Serialize)]
+    struct Line<'a> {
+        id: &'a Value,
+        #[serde(flatten)]
+        answer: &'a Answer,
+    }
+    #[derive(Serialize)]
+    struct ErrorLine<'a> {
+        id: &'a Value,
+        error: &'a str,
+    }
+    let written = match &answer {
+        Ok(answer) => serde_json::to_writer(&mut *out, &Line { id, answer }),
+        Err(error) => serde_json::to_writer(&mut *out, &ErrorLine { id, error }),
+    };
+    written.expect("an answer serialises to JSON");
+    out.push(b'\n');
+}
+
+fn answer(line: &Value, settings: &Settings) -> Result<Answer, String> {
+    let object = line.as_object().ok_or("a query line must be a JSON object")?;
+    match dimension(object)? {
+        2 => answer_in::<DVec2>(query(line)?, settings),
+        _ => answer_in::<DVec3>(query(line)?, settings),
     }
 }
 
-fn answer_in<V: Space>(line: &Map<String, Value>) -> Result<Map<String, Value>, String> {
-    let query = line.get("query").and_then(Value::as_str).ok_or("missing \"query\" string")?;
-    let a = shape::<V>(line.get("a").ok_or("missing shape \"a\"")?)?;
-    // Shape b is parsed only by the queries that take one (a ray cast has none).
-    let pose_a = pose::<V>(line.get("pose_a"))?;
-    let b = || shape::<V>(line.get("b").ok_or("missing shape \"b\"")?);
-    let pose_b = || pose::<V>(line.get("pose_b"));
+fn answer_in<V: Space>(q: Query<V>, settings: &Settings) -> Result<Answer, String> {
+    let meshes = &settings.meshes;
     let options = DistanceOptions::default();
-    let out = match query {
-        "intersect" => intersection_json(&intersection(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ())),
-        "distance" => distance_json(&distance_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, None, &mut ())),
-        "penetration" => penetration_json(&penetration_with(&*a, &pose_a, &*b()?, &pose_b()?, &options, &mut ())),
-        "contact" => {
-            let prediction = optional_number(line, "prediction")?.unwrap_or(0.0);
-            if prediction < 0.0 {
-                return Err("prediction must not be negative".into());
-            }
-            let m = contact_manifold(&*a, &pose_a, &*b()?, &pose_b()?, prediction);
-            let contacts: Vec<Value> = m
-                .contacts()
-                .iter()
-                .map(|c| {
-                    json!({
-                        "point_a": vec_json(c.point_a),
-                        "point_b": vec_json(c.point_b),
-                        "depth": c.depth + 0.0,
-                        "id": c.id,
-                    })
-                })
-                .collect();
-            json!({"normal": vec_json(m.normal), "contacts": contacts, "status": m.status.as_str()})
+    match q {
+        Query::Intersect(p) => {
+            let (a, pose_a, b, pose_b) = p.build(meshes)?;
+            Ok(Answer::intersection(&intersection(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ())))
         }
-        "ray_cast" => {
-            let origin = vector::<V>(line.get("origin").ok_or("ray_cast needs \"origin\"")?, "origin")?;
-            let direction = vector::<V>(line.get("direction").ok_or("ray_cast needs \"direction\"")?, "direction")?;
-            let max_toi = optional_number(line, "max_toi")?.unwrap_or(f64::INFINITY);
-            let solid = match line.get("solid") {
-                None | Some(Value::Null) => true,
-                Some(v) => v.as_bool().ok_or("solid must be true or false")?,
-            };
-            let r = ray_cast(&*a, &pose_a, origin, direction, max_toi, solid);
-            let hit = |v: Value| if r.hit { v } else { Value::Null };
-            json!({
-                "hit": r.hit,
-                "toi": hit(json!(r.toi + 0.0)),
-                "normal": hit(vec_json(r.normal)),
-                "point": hit(vec_json(r.point)),
-                "status": r.status.as_str(),
-            })
+        Query::Distance(p) => {
+            let (a, pose_a, b, pose_b) = p.build(meshes)?;
+            Answer::distance(&distance_with(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ()))
         }
-        "shape_cast" => {
-            let b = b()?;
-            let pose_b = pose_b()?;
-            let velocity = |k: &str| match line.get(k) {
-                None | Some(Value::Null) => Ok(V::zero()),
-                Some(v) => vector::<V>(v, k),
-            };
-            let angular = |k: &str| match line.get(k) {
-                None | Some(Value::Null) => Ok(None),
-                Some(v) => V::parse_angular(v).map(Some),
-            };
-            let options = CastOptions {
-                max_toi: optional_number(line, "max_toi")?.unwrap_or(f64::INFINITY),
-                target_distance: optional_number(line, "target_distance")?.unwrap_or(0.0),
-                ignore_initial_overlap_when_separating: line
-                    .get("ignore_initial_overlap")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
-                ..CastOptions::default()
-            };
-            if options.max_toi < 0.0 || options.target_distance < 0.0 {
-                return Err("max_toi and target_distance must not be negative".into());
-            }
-            let (va, vb) = (velocity("velocity_a")?, velocity("velocity_b")?);
-            let (wa, wb) = (angular("angular_velocity_a")?, angular("angular_velocity_b")?);
-            let spinning = |w: Option<_>| w.is_some_and(|w| V::Rotation::angular_speed(w) != 0.0);
-            let c = if spinning(wa) || spinning(wb) {
-                let ma = Motion::new(pose_a, va, wa.unwrap_or_default());
-                let mb = Motion::new(pose_b, vb, wb.unwrap_or_default());
-                time_of_impact(&*a, &ma, &*b, &mb, &options)
-            } else {
-                shape_cast(&*a, &pose_a, va, &*b, &pose_b, vb, &options)
-            };
-            let hit = |v: Value| if c.hit { v } else { Value::Null };
-            json!({
-                "hit": c.hit,
-                "toi": hit(json!(c.toi + 0.0)),
-                "normal": hit(vec_json(c.normal)),
-                "point_a": hit(vec_json(c.point_a)),
-                "point_b": hit(vec_json(c.point_b)),
-                "status": c.status.as_str(),
-            })
+        Query::Penetration(p) => {
+            let (a, pose_a, b, pose_b) = p.build(meshes)?;
+            Answer::penetration(&penetration_with(&*a, &pose_a, &*b, &pose_b, &options, &mut ()))
         }
-        other => {
-            return Err(format!(
-                "unknown query {other:?} (expected intersect, distance, penetration, contact, ray_cast or shape_cast)"
+        Query::Contact(ContactQuery { a, pose_a, b, pose_b, prediction }) => {
+            let prediction = non_negative(prediction, "prediction", 0.0)?;
+            let (a, pose_a, b, pose_b) = Pair { a, pose_a, b, pose_b }.build(meshes)?;
+            Answer::contact(&contact_manifold(&*a, &pose_a, &*b, &pose_b, prediction))
+        }
+        Query::RayCast(r) => ray(r, meshes),
+        Query::ShapeCast(c) => cast(c, meshes),
+    }
+}
+
+fn ray<V: Space>(r: RayQuery<V>, meshes: &MeshFolder) -> Result<Answer, String> {
+    let max_toi = non_negative(r.max_toi, "max_toi", f64::INFINITY)?;
+    let a = r.a.build(meshes)?;
+    let hit = ray_cast(&*a, &r.pose_a.unwrap_or_default(), r.origin, r.direction, max_toi, r.solid.unwrap_or(true));
+    Answer::ray_cast(&hit)
+}
+
+fn cast<V: Space>(c: CastQuery<V>, meshes: &MeshFolder) -> Result<Answer, String> {
+    let options = CastOptions {
+        max_toi: non_negative(c.max_toi, "max_toi", f64::INFINITY)?,
+        target_distance: non_negative(c.target_distance, "target_distance", 0.0)?,
+        ignore_initial_overlap_when_separating: c.ignore_initial_overlap.unwrap_or(false),
+        ..CastOptions::default()
+    };
+    let (a, pose_a, b, pose_b) = Pair { a: c.a, pose_a: c.pose_a, b: c.b, pose_b: c.pose_b }.build(meshes)?;
+    let (va, vb) = (c.velocity_a.unwrap_or_else(V::zero), c.velocity_b.unwrap_or_else(V::zero));
+    let (wa, wb) = (c.angular_velocity_a.unwrap_or_default(), c.angular_velocity_b.unwrap_or_default());
+    let spinning = |w| V::Rotation::angular_speed(w) != 0.0;
+    let hit = if spinning(wa) || spinning(wb) {
+        time_of_impact(&*a, &Motion::new(pose_a, va, wa), &*b, &Motion::new(pose_b, vb, wb), &options)
+    } else {
+        shape_cast(&*a, &pose_a, va, &*b, &pose_b, vb, &options)
+    };
+    Answer::shape_cast(&hit)
+}
+
+/// The answer fields of one query, in the order docs/cli.md lists them: the library result's fields (same names,
+/// same order) that the format shows. Vectors are their coordinates (2 or 3).
+#[derive(Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    Intersect {
+        intersecting: bool,
+        iterations: u32,
+        status: Status,
+    },
+    Distance {
+        intersecting: bool,
+        distance: f64,
+        point_a: Coords,
+        point_b: Coords,
+        normal: Coords,
+        iterations: u32,
+        status: Status,
+    },
+    Penetration {
+        intersecting: bool,
+        distance: f64,
+        depth: f64,
+        normal: Coords,
+        point_a: Coords,
+        point_b: Coords,
+        iterations: u32,
+        status: Status,
+    },
+    Contact {
+        normal: Coords,
+        contacts: Vec<Contact<Coords>>,
+        status: Status,
+    },
+    RayCast {
+        hit: bool,
+        toi: Option<f64>,
+        normal: Option<Coords>,
+        point: Option<Coords>,
+        status: Status,
+    },
+    ShapeCast {
+        hit: bool,
+        toi: Option<f64>,
+        normal: Option<Coords>,
+        point_a: Option<Coords>,
+        point_b: Option<Coords>,
+        status: Status,
+    },
+}
+
+/// A vector's coordinates as written (2 or 3 numbers, negative zeros written as 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Coords {
+    c: [f64; 3],
+    dim: usize,
+}
+
+impl Serialize for Coords {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.c[..self.dim].serialize(s)
+    }
+}
+
+/// Checks that the library gave finite numbers, so that no answer carries a null (serde_json writes NaN and
+/// infinity as null). `what` names the field in the error.
+struct Finite {
+    status: Status,
+}
+
+impl Finite {
+    fn num(&self, x: f64, what: &str) -> Result<f64, String> {
+        if x.is_finite() {
+            Ok(x + 0.0)
+        } else {
+            Err(format!(
+                "the library returned a non-finite {what} ({x}, status {}): no answer can be given for this line",
+                self.status.as_str()
             ))
         }
-    };
-    match out {
-        Value::Object(m) => Ok(m),
-        _ => unreachable!("json! of an object literal is an object"),
+    }
+
+    fn vec<V: Vector<Real = f64>>(&self, v: V, what: &str) -> Result<Coords, String> {
+        let mut c = [0.0; 3];
+        for (i, x) in c.iter_mut().enumerate().take(V::DIM) {
+            *x = self.num(v.get(i), what)?;
+        }
+        Ok(Coords { c, dim: V::DIM })
     }
 }
 
-/// The answer fields of an `intersect` query (shared with `gjk draw`, which must report the same answer).
-pub fn intersection_json(r: &Intersection) -> Value {
-    json!({"intersecting": r.intersecting, "iterations": r.iterations, "status": r.status.as_str()})
-}
+impl Answer {
+    /// The answer of an `intersect` query.
+    pub fn intersection(r: &Intersection) -> Answer {
+        Answer::Intersect { intersecting: r.intersecting, iterations: r.iterations, status: r.status }
+    }
 
-/// The answer fields of a `distance` query.
-pub fn distance_json<V: Vector<Real = f64>>(d: &Distance<V>) -> Value {
-    json!({
-        "intersecting": d.intersecting,
-        "distance": d.distance + 0.0,
-        "point_a": vec_json(d.point_a),
-        "point_b": vec_json(d.point_b),
-        "normal": vec_json(d.normal),
-        "iterations": d.iterations,
-        "status": d.status.as_str(),
-    })
-}
+    /// The answer of a `distance` query.
+    pub fn distance<V: Vector<Real = f64>>(d: &Distance<V>) -> Result<Answer, String> {
+        let f = Finite { status: d.status };
+        Ok(Answer::Distance {
+            intersecting: d.intersecting,
+            distance: f.num(d.distance, "distance")?,
+            point_a: f.vec(d.point_a, "point_a")?,
+            point_b: f.vec(d.point_b, "point_b")?,
+            normal: f.vec(d.normal, "normal")?,
+            iterations: d.iterations,
+            status: d.status,
+        })
+    }
 
-/// The answer fields of a `penetration` query.
-pub fn penetration_json<V: Vector<Real = f64>>(p: &Penetration<V>) -> Value {
-    json!({
-        "intersecting": p.intersecting,
-        "distance": p.distance + 0.0,
-        "depth": p.depth + 0.0,
-        "normal": vec_json(p.normal),
-        "point_a": vec_json(p.point_a),
-        "point_b": vec_json(p.point_b),
-        "iterations": p.iterations,
-        "status": p.status.as_str(),
-    })
-}
+    /// The answer of a `penetration` query.
+    pub fn penetration<V: Vector<Real = f64>>(p: &Penetration<V>) -> Result<Answer, String> {
+        let f = Finite { status: p.status };
+        Ok(Answer::Penetration {
+            intersecting: p.intersecting,
+            distance: f.num(p.distance, "distance")?,
+            depth: f.num(p.depth, "depth")?,
+            normal: f.vec(p.normal, "normal")?,
+            point_a: f.vec(p.point_a, "point_a")?,
+            point_b: f.vec(p.point_b, "point_b")?,
+            iterations: p.iterations,
+            status: p.status,
+        })
+    }
 
-/// An optional numeric field (absent or null: `None`).
-fn optional_number(line: &Map<String, Value>, key: &str) -> Result<Option<f64>, String> {
-    match line.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(v) => number(v, key).map(Some),
+    /// The answer of a `contact` query.
+    pub fn contact<V: Vector<Real = f64>>(m: &Manifold<V>) -> Result<Answer, String> {
+        let f = Finite { status: m.status };
+        let mut contacts = Vec::with_capacity(MAX_CONTACTS);
+        for c in m.contacts() {
+            contacts.push(Contact {
+                point_a: f.vec(c.point_a, "contact point_a")?,
+                point_b: f.vec(c.point_b, "contact point_b")?,
+                depth: f.num(c.depth, "contact depth")?,
+                id: c.id,
+            });
+        }
+        Ok(Answer::Contact { normal: f.vec(m.normal, "normal")?, contacts, status: m.status })
+    }
+
+    /// The answer of a `ray_cast` query: on a miss, `toi`, `normal` and `point` are null.
+    pub fn ray_cast<V: Vector<Real = f64>>(r: &RayCast<V>) -> Result<Answer, String> {
+        let f = Finite { status: r.status };
+        let hit = |x: Result<Coords, String>| if r.hit { x.map(Some) } else { Ok(None) };
+        Ok(Answer::RayCast {
+            hit: r.hit,
+            toi: if r.hit { Some(f.num(r.toi, "toi")?) } else { None },
+            normal: hit(f.vec(r.normal, "normal"))?,
+            point: hit(f.vec(r.point, "point"))?,
+            status: r.status,
+        })
+    }
+
+    /// The answer of a `shape_cast` query: on a miss, `toi`, `normal` and the points are null.
+    pub fn shape_cast<V: Vector<Real = f64>>(c: &Cast<V>) -> Result<Answer, String> {
+        let f = Finite { status: c.status };
+        let hit = |x: Result<Coords, String>| if c.hit { x.map(Some) } else { Ok(None) };
+        Ok(Answer::ShapeCast {
+            hit: c.hit,
+            toi: if c.hit { Some(f.num(c.toi, "toi")?) } else { None },
+            normal: hit(f.vec(c.normal, "normal"))?,
+            point_a: hit(f.vec(c.point_a, "point_a"))?,
+            point_b: hit(f.vec(c.point_b, "point_b"))?,
+            status: c.status,
+        })
     }
 }
 
-/// A vector as a JSON array of its coordinates (negative zeros written as 0).
-pub fn vec_json<V: Vector<Real = f64>>(v: V) -> Value {
-    Value::Array((0..V::DIM).map(|i| json!(v.get(i) + 0.0)).collect())
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gjk::math::DVec3;
+    use gjk::WitnessSimplex;
+
+    /// If the library ever answered NaN or infinity, serde_json would write null into a numeric field: the line
+    /// must become an error that says so instead.
+    #[test]
+    fn a_non_finite_result_becomes_an_error_not_a_null() {
+        let d = Distance {
+            intersecting: false,
+            distance: f64::INFINITY,
+            point_a: DVec3::ZERO,
+            point_b: DVec3::new(f64::NAN, 0.0, 0.0),
+            normal: DVec3::X,
+            simplex: WitnessSimplex { points: [DVec3::ZERO; 4], weights: [0.0; 4], len: 1 },
+            iterations: 3,
+            status: Status::Converged,
+            error_bound: 0.0,
+        };
+        let e = Answer::distance(&d).err().expect("an error");
+        assert!(e.contains("non-finite distance") && e.contains("converged"), "{e}");
+        let r = RayCast {
+            hit: true,
+            toi: f64::INFINITY,
+            normal: DVec3::X,
+            point: DVec3::ZERO,
+            iterations: 0,
+            status: Status::Converged,
+        };
+        assert!(Answer::ray_cast(&r).is_err());
+        // A miss's infinite time is not shown, so it is no error.
+        let miss = RayCast { hit: false, ..r };
+        assert!(Answer::ray_cast(&miss).is_ok());
+    }
+
+    /// The keys of a JSON object, in order.
+    fn keys(v: &Value) -> Vec<String> {
+        v.as_object().expect("an object").keys().cloned().collect()
+    }
+
+    /// An answer's fields are the library result's serde fields, same names and order, less those the format
+    /// leaves out: the CLI's answers and the library's serde cannot drift apart.
+    #[test]
+    fn answers_are_the_library_results_less_the_documented_omissions() {
+        use gjk::shape::Cuboid;
+        let cube = Cuboid::new(DVec3::splat(0.5)).unwrap();
+        let id = gjk::math::Iso::identity();
+        let near = gjk::math::Iso::from_translation(DVec3::new(0.2, 0.9, 0.1));
+        let check = |answer: Result<Answer, String>, library: Value, left_out: &[&str]| {
+            let mut out = Vec::new();
+            write_line(&mut out, &Value::Null, answer);
+            let cli: Value = serde_json::from_slice(&out).unwrap();
+            let mut want = keys(&library);
+            want.retain(|k| !left_out.contains(&k.as_str()));
+            want.insert(0, "id".into());
+            assert_eq!(keys(&cli), want);
+            for k in &want[1..] {
+                if library[k].is_array() || library[k].is_string() || library[k].is_boolean() {
+                    assert_eq!(cli[k], library[k], "{k}");
+                }
+            }
+        };
+        let d = gjk::distance(&cube, &id, &cube, &near);
+        check(Answer::distance(&d), serde_json::to_value(d).unwrap(), &["simplex", "error_bound"]);
+        let p = gjk::penetration(&cube, &id, &cube, &near);
+        check(Answer::penetration(&p), serde_json::to_value(p).unwrap(), &["error_bound"]);
+        let i = gjk::intersection(&cube, &id, &cube, &near, &DistanceOptions::default(), None, &mut ());
+        check(Ok(Answer::intersection(&i)), serde_json::to_value(i).unwrap(), &[]);
+        let m = contact_manifold(&cube, &id, &cube, &near, 0.0);
+        check(Answer::contact(&m), serde_json::to_value(m).unwrap(), &["distance"]);
+        let r = ray_cast(&cube, &id, DVec3::new(-5.0, 0.1, 0.0), DVec3::X, 10.0, true);
+        check(Answer::ray_cast(&r), serde_json::to_value(r).unwrap(), &["iterations"]);
+        let c = shape_cast(&cube, &id, DVec3::X, &cube, &near, DVec3::ZERO, &CastOptions::default());
+        check(Answer::shape_cast(&c), serde_json::to_value(c).unwrap(), &["iterations"]);
+    }
+
+    #[test]
+    fn negative_zeros_are_written_as_zeros() {
+        let mut out = Vec::new();
+        let r = RayCast {
+            hit: true,
+            toi: -0.0,
+            normal: DVec3::new(-0.0, 1.0, 0.0),
+            point: DVec3::ZERO,
+            iterations: 0,
+            status: Status::Converged,
+        };
+        write_line(&mut out, &Value::Null, Answer::ray_cast(&r));
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\"id\":null,\"hit\":true,\"toi\":0.0,\"normal\":[0.0,1.0,0.0],\"point\":[0.0,0.0,0.0],\"status\":\"converged\"}\n"
+        );
+    }
 }

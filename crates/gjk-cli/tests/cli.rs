@@ -9,8 +9,14 @@ use serde_json::Value;
 
 /// What `gjk query` prints for `input`, as text.
 fn query_text(input: &str) -> String {
+    query_text_with(&[], input)
+}
+
+/// What `gjk query ARGS` prints for `input`, as text.
+fn query_text_with(args: &[&str], input: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gjk"))
         .arg("query")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -22,7 +28,11 @@ fn query_text(input: &str) -> String {
 }
 
 fn run_query(input: &str) -> Vec<Value> {
-    query_text(input)
+    run_query_with(&[], input)
+}
+
+fn run_query_with(args: &[&str], input: &str) -> Vec<Value> {
+    query_text_with(args, input)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("output is not JSON ({e}): {l}")))
         .collect()
@@ -209,7 +219,7 @@ fn every_line_gets_one_answer_in_order_even_when_malformed() {
 
 #[test]
 fn mesh_files_are_read_as_the_hull_of_their_vertices() {
-    let dir = std::env::temp_dir().join(format!("gjk-cli-mesh-{}", std::process::id()));
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gjk-cli-mesh-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let obj = dir.join("cube.obj");
     let mut text = String::new();
@@ -222,11 +232,8 @@ fn mesh_files_are_read_as_the_hull_of_their_vertices() {
     }
     text.push_str("v 0 0 0\nf 1 2 3\n");
     std::fs::write(&obj, text).unwrap();
-    let line = format!(
-        r#"{{"id": 1, "query": "distance", "a": {{"type": "mesh", "path": "{}"}}, "b": {{"type": "sphere", "radius": 0.5}}, "pose_b": {{"translation": [0, 3, 0]}}}}"#,
-        obj.display()
-    );
-    let ans = run_query(&line);
+    let line = r#"{"id": 1, "query": "distance", "a": {"type": "mesh", "path": "cube.obj"}, "b": {"type": "sphere", "radius": 0.5}, "pose_b": {"translation": [0, 3, 0]}}"#;
+    let ans = run_query_with(&["--mesh-dir", dir.to_str().unwrap()], line);
     std::fs::remove_dir_all(&dir).ok();
     assert!((ans[0]["distance"].as_f64().unwrap() - 1.5).abs() < 1e-12, "{}", ans[0]);
 }

@@ -116,8 +116,12 @@ fn textbook_snapshot() {
         std::fs::create_dir_all(docs.parent().unwrap()).expect("docs/images");
         std::fs::write(&snapshot, &svg).expect("write the snapshot");
         std::fs::write(&docs, &svg).expect("write docs/images/textbook.svg");
-        let png = docs.with_extension("png");
-        draw(&["--example", "textbook", "--out", "-", "--png", png.to_str().expect("utf-8 path")]);
+        // The README's PNG needs a build with the `png` feature: UPDATE_SNAPSHOTS=1 cargo test -p gjk-cli
+        // --features png --test draw.
+        if cfg!(feature = "png") {
+            let png = docs.with_extension("png");
+            draw(&["--example", "textbook", "--out", "-", "--png", png.to_str().expect("utf-8 path")]);
+        }
     }
     check_snapshot(&svg, &snapshot);
     check_snapshot(&svg, &docs);
@@ -191,6 +195,39 @@ fn drawing_does_not_change_the_answer() {
     }
 }
 
+/// The PNG renderer is opt-in (feature `png`), so the first build stays short; without it `--png` must say how to
+/// get it rather than fail obscurely, and write nothing.
+#[cfg(not(feature = "png"))]
+#[test]
+fn png_without_the_feature_says_how_to_get_it() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw-no-png");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let png_path = dir.join("circle-box.png");
+    let out = gjk(&["draw", "--example", "circle-box", "--png", png_path.to_str().unwrap()], "");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--features png"), "{err}");
+    assert!(out.stdout.is_empty() && !png_path.exists());
+}
+
+/// The PNG of the huge-hull sheet is made in bounded time and size (see `a_picture_of_huge_hulls_stays_small`).
+#[cfg(feature = "png")]
+#[test]
+fn a_png_of_huge_hulls_is_bounded() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw-huge-png");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let png_path = dir.join("hulls.png");
+    let start = std::time::Instant::now();
+    let out = gjk(&["draw", "-", "--out", "-", "--png", png_path.to_str().unwrap()], &hulls_line(20_000));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(start.elapsed() < std::time::Duration::from_secs(120), "took {:?}", start.elapsed());
+    let png = std::fs::read(&png_path).expect("PNG written");
+    let (w, h) =
+        (u32::from_be_bytes(png[16..20].try_into().unwrap()), u32::from_be_bytes(png[20..24].try_into().unwrap()));
+    assert!((w as u64) * (h as u64) <= 32 << 20, "{w} × {h}");
+}
+
+#[cfg(feature = "png")]
 #[test]
 fn writes_svg_and_png_files() {
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("draw-files");
@@ -215,6 +252,41 @@ fn writes_svg_and_png_files() {
     assert_eq!(height as f64, (2.0 * attr("height")).floor());
 }
 
+/// Two hulls of `n` points on spheres, 3 apart, as a distance query line.
+fn hulls_line(n: usize) -> String {
+    let points = |dx: f64| -> String {
+        let p: Vec<String> = (0..n)
+            .map(|i| {
+                let z = 1.0 - 2.0 * (i as f64 + 0.5) / n as f64;
+                let (r, t) = ((1.0 - z * z).sqrt(), i as f64 * 2.399_963_229_728_653);
+                format!("[{}, {}, {}]", r * t.cos() + dx, r * t.sin(), z)
+            })
+            .collect();
+        p.join(", ")
+    };
+    format!(
+        r#"{{"id": "hulls", "query": "distance", "a": {{"type": "convex", "points": [{}]}}, "b": {{"type": "convex", "points": [{}]}}, "pose_b": {{"translation": [3, 0.5, 0]}}}}"#,
+        points(0.0),
+        points(0.0)
+    )
+}
+
+/// Two 100,000-point hulls once made a 6 MB SVG (the whole query was printed in it) and a PNG that had not
+/// finished after 10 minutes at 2 GB. Shapes are drawn as outlines and long descriptions are cut, so the picture's
+/// size does not grow with the point count (20,000 points here, to keep the test quick).
+#[test]
+fn a_picture_of_huge_hulls_stays_small() {
+    let small = gjk(&["draw", "-"], &hulls_line(200));
+    let large = gjk(&["draw", "-"], &hulls_line(20_000));
+    assert!(small.status.success() && large.status.success(), "{}", String::from_utf8_lossy(&large.stderr));
+    let svg = String::from_utf8(large.stdout).unwrap();
+    assert!(svg.contains("characters in all)"), "the description says it was cut");
+    assert!(svg.len() < 200_000, "SVG of {} bytes", svg.len());
+    let ratio = svg.len() as f64 / small.stdout.len() as f64;
+    assert!(ratio < 1.2, "the SVG grew {ratio:.2}× with 100× the points");
+    assert!(answer_of(&svg).contains("\"distance\""));
+}
+
 #[test]
 fn refuses_what_it_cannot_draw() {
     let cases: &[&[&str]] = &[
@@ -230,6 +302,11 @@ fn refuses_what_it_cannot_draw() {
         &["draw", "--example", "nope"],
         &["draw"],
         &["draw", "--example", "textbook", TEXTBOOK_LINE],
+        // 1e300 overflows the support differences: nothing is drawn from NaN or infinite coordinates.
+        &[
+            "draw",
+            r#"{"query": "distance", "a": {"type": "box", "half_extents": [1e300, 1e300]}, "b": {"type": "box", "half_extents": [1e300, 1e300]}, "pose_b": {"translation": [-1.7e308, 1.7e308]}}"#,
+        ],
     ];
     let messages = [
         "draws distance, intersect and penetration queries",
@@ -238,6 +315,7 @@ fn refuses_what_it_cannot_draw() {
         "unknown example \"nope\"",
         "no query given",
         "not both",
+        "non-finite",
     ];
     for (args, message) in cases.iter().zip(messages) {
         let out = gjk(args, "");

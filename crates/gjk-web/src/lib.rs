@@ -36,8 +36,7 @@ pub fn version() -> String {
 
 fn scene_value(line: &str) -> Result<Value, String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
-    let o = v.as_object().ok_or("a query line must be a JSON object")?;
-    let d = model::build(o, &[])?;
+    let d = model::build(&v, &[])?;
     let answer: Value = serde_json::from_str(&d.answer_json).map_err(|e| e.to_string())?;
     Ok(to_json(&d, answer))
 }

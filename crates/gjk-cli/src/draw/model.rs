@@ -8,10 +8,11 @@ use gjk::math::{Iso, Rotation, Vector};
 use gjk::shape::{support_full, SupportMap};
 use gjk::trace::{Decision, EpaStep, Recorder, Step};
 use gjk::{distance_with, intersection, penetration_with, DistanceOptions, WarmStart};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use crate::parse::{pose, shape, DynShape, Space};
-use crate::query::{distance_json, intersection_json, penetration_json};
+use crate::mesh::MeshFolder;
+use crate::model::{DynShape, Pair, Query, Space};
+use crate::query::{write_line, Answer as Fields};
 
 /// A point in world coordinates; z is 0 in 2D.
 pub type P3 = [f64; 3];
@@ -30,15 +31,6 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn parse(s: &str) -> Result<Kind, String> {
-        match s {
-            "distance" => Ok(Kind::Distance),
-            "intersect" => Ok(Kind::Intersect),
-            "penetration" => Ok(Kind::Penetration),
-            other => Err(format!("gjk draw draws distance, intersect and penetration queries, not {other:?}")),
-        }
-    }
-
     pub fn name(self) -> &'static str {
         match self {
             Kind::Distance => "distance",
@@ -149,12 +141,57 @@ pub struct Drawing {
     pub answer: Answer,
 }
 
-/// Builds the drawing of one query line. `warm` are first search directions (A's frame) handed to the query as
-/// a warm start, for the built-in examples that need them.
-pub fn build(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing, String> {
-    match crate::parse::dimension(line)? {
+/// Builds the drawing of one query line (a JSON object). `warm` are first search directions (A's frame) handed to
+/// the query as a warm start, for the built-in examples that need them. Mesh paths are read from the working
+/// directory.
+pub fn build(line: &Value, warm: &[P3]) -> Result<Drawing, String> {
+    let object = line.as_object().ok_or("a query line must be a JSON object")?;
+    let drawing = match crate::parse::dimension(object)? {
         2 => build_in::<gjk::math::DVec2>(line, warm),
         _ => build_in::<gjk::math::DVec3>(line, warm),
+    }?;
+    drawing.check_finite()?;
+    Ok(drawing)
+}
+
+/// The longest shape description a picture prints (a hull of many points is cut, saying how long it was).
+const ABOUT_CHARS: usize = 240;
+
+/// A shape's JSON as the picture describes it: in full when short, else its start and its length.
+fn brief(v: &Value) -> String {
+    let s = v.to_string();
+    if s.chars().count() <= ABOUT_CHARS {
+        return s;
+    }
+    let cut: String = s.chars().take(ABOUT_CHARS).collect();
+    format!("{cut} … ({} characters in all)", s.len())
+}
+
+impl Drawing {
+    /// An error if any coordinate drawn is NaN or infinite (shapes of 1e300 overflow): a picture of it would be
+    /// wrong or empty, so none is made.
+    fn check_finite(&self) -> Result<(), String> {
+        let mut pts: Vec<P3> = vec![self.start.direction, self.start.support];
+        pts.extend(self.start.parts.iter().flat_map(|(a, b)| [*a, *b]));
+        for s in &self.steps {
+            pts.extend([s.direction, s.support, s.support_a, s.support_b, s.closest]);
+            pts.extend(s.before.iter().copied().chain(s.simplex.iter().map(|(p, _)| *p)));
+        }
+        for e in &self.epa {
+            pts.extend(e.vertices.iter().copied().chain([e.normal, e.support, [e.lower, e.upper, 0.0]]));
+        }
+        pts.extend([self.answer.point_a, self.answer.point_b, self.answer.normal].into_iter().flatten());
+        pts.push([self.radii.0, self.radii.1, 0.0]);
+        let outlines = self.outlines.iter().flat_map(|o| {
+            o.a.iter().chain(&o.b).chain(&o.diff).chain(o.diff_core.iter().flatten()).map(|p| [p[0], p[1], 0.0])
+        });
+        match pts.into_iter().chain(outlines).find(|p| !p.iter().all(|x| x.is_finite())) {
+            None => Ok(()),
+            Some(p) => Err(format!(
+                "the query's steps reach non-finite coordinates ({}, {}, {}): no picture is drawn",
+                p[0], p[1], p[2]
+            )),
+        }
     }
 }
 
@@ -186,12 +223,17 @@ impl<V: Space> Placed<'_, V> {
     }
 }
 
-fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing, String> {
-    let kind = Kind::parse(line.get("query").and_then(Value::as_str).ok_or("missing \"query\" string")?)?;
-    let a: DynShape<V> = shape::<V>(line.get("a").ok_or("missing shape \"a\"")?)?;
-    let b: DynShape<V> = shape::<V>(line.get("b").ok_or("missing shape \"b\"")?)?;
-    let pose_a = pose::<V>(line.get("pose_a"))?;
-    let pose_b = pose::<V>(line.get("pose_b"))?;
+fn build_in<V: Space>(line: &Value, warm: &[P3]) -> Result<Drawing, String> {
+    let (kind, pair): (Kind, Pair<V>) = match crate::parse::query::<V>(line)? {
+        Query::Intersect(p) => (Kind::Intersect, p),
+        Query::Distance(p) => (Kind::Distance, p),
+        Query::Penetration(p) => (Kind::Penetration, p),
+        _ => {
+            let name = line.get("query").and_then(Value::as_str).unwrap_or("");
+            return Err(format!("gjk draw draws distance, intersect and penetration queries, not {name:?}"));
+        }
+    };
+    let (a, pose_a, b, pose_b): (DynShape<V>, _, DynShape<V>, _) = pair.build(&MeshFolder::default())?;
     let warm: Vec<V> = warm.iter().map(|d| V::from_f64_slice(&d[..V::DIM])).collect();
     let options = DistanceOptions::default();
     let mut rec = Recorder::<V>::default();
@@ -202,7 +244,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
         Kind::Intersect => {
             let mut cache = (!warm.is_empty()).then(|| WarmStart::from_directions(&warm));
             let r = intersection(&*a, &pose_a, &*b, &pose_b, &options, cache.as_mut(), &mut rec);
-            let fields = intersection_json(&r);
+            let fields = Ok(Fields::intersection(&r));
             let headline = if r.intersecting { "the shapes intersect" } else { "the shapes are apart" };
             let mut lines = vec![format!("status {} · {} iterations", r.status.as_str(), r.iterations)];
             lines.push(if r.intersecting {
@@ -216,7 +258,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
         Kind::Distance => {
             let mut cache = (!warm.is_empty()).then(|| WarmStart::from_directions(&warm));
             let d = distance_with(&*a, &pose_a, &*b, &pose_b, &options, cache.as_mut(), &mut rec);
-            let fields = distance_json(&d);
+            let fields = Fields::distance(&d);
             let headline = if d.intersecting {
                 "intersecting: distance 0".to_string()
             } else {
@@ -249,7 +291,7 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
                 return Err("the penetration query takes no warm start".into());
             }
             let p = penetration_with(&*a, &pose_a, &*b, &pose_b, &options, &mut rec);
-            let fields = penetration_json(&p);
+            let fields = Fields::penetration(&p);
             let headline = if p.intersecting {
                 format!("overlap: depth {}", num(p.depth))
             } else {
@@ -277,12 +319,11 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
             (fields, answer)
         }
     };
-    let mut out = Map::new();
-    out.insert("id".into(), id);
-    if let Value::Object(m) = fields {
-        out.extend(m);
-    }
-    let answer_json = Value::Object(out).to_string();
+    // An answer that cannot be given (non-finite numbers from the library) cannot be drawn either.
+    let fields = Ok(fields?);
+    let mut text = Vec::new();
+    write_line(&mut text, &id, fields);
+    let answer_json = String::from_utf8(text).expect("JSON is UTF-8").trim_end().to_string();
     let mut answer = answer;
     let (ra, rb) = (a.radius(), b.radius());
     if ra > 0.0 || rb > 0.0 {
@@ -317,9 +358,9 @@ fn build_in<V: Space>(line: &Map<String, Value>, warm: &[P3]) -> Result<Drawing,
     let title = format!("GJK {} query ({}D)", kind.name(), V::DIM);
     let mut about = Vec::new();
     for (key, pose_key) in [("a", "pose_a"), ("b", "pose_b")] {
-        let mut s = format!("{} = {}", key.to_uppercase(), line[key]);
+        let mut s = format!("{} = {}", key.to_uppercase(), brief(&line[key]));
         if let Some(p) = line.get(pose_key).filter(|p| !p.is_null()) {
-            s.push_str(&format!(" at {p}"));
+            s.push_str(&format!(" at {}", brief(p)));
         }
         about.push(s);
     }

@@ -52,10 +52,12 @@ impl<R: Real> Default for CastOptions<R> {
 
 /// The answer of a cast.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Cast<V: Vector> {
     /// True when the shapes reach the target distance within [0, max_toi].
     pub hit: bool,
     /// Time of impact (in the units of the velocities); meaningful when `hit`.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_impls::time"))]
     pub toi: V::Real,
     /// Unit normal from A toward B at the time of impact (zero when the shapes overlap at t = 0 with no defined
     /// direction).

@@ -5,10 +5,12 @@ use crate::shape::{Point, SupportMap};
 
 /// The answer of [`ray_cast`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RayCast<V: Vector> {
     /// True when the ray meets the shape within [0, max_toi].
     pub hit: bool,
     /// The time of impact, in units of the ray's direction: `point = origin + toi · direction`.
+    #[cfg_attr(feature = "serde", serde(with = "crate::serde_impls::time"))]
     pub toi: V::Real,
     /// Unit outward normal of the shape at the hit (zero for a solid hit from inside, where there is no surface).
     pub normal: V,

@@ -80,6 +80,7 @@ pub type Report<'r, V> = Option<&'r mut dyn FnMut(&Progress<'_, V>)>;
 
 /// The answer of [`penetration`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Penetration<V: Vector> {
     /// True when the shapes overlap or touch.
     pub intersecting: bool,

@@ -22,6 +22,7 @@ use run::{initial_simplex, run, CoreResult, Outcome, Params};
 
 /// How a query ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize), serde(rename_all = "snake_case"))]
 pub enum Status {
     /// The answer meets the tolerance (or intersection was decided).
     Converged,
@@ -68,6 +69,7 @@ impl<R: Real> Default for DistanceOptions<R> {
 
 /// The answer of [`distance`].
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Distance<V: Vector> {
     /// True when the shapes overlap or touch (distance within rounding of zero).
     pub intersecting: bool,
@@ -105,6 +107,7 @@ pub struct WitnessSimplex<V: Vector> {
 
 /// The answer of [`intersection`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Intersection {
     /// True when the shapes overlap or touch.
     pub intersecting: bool,

@@ -83,8 +83,20 @@ macro_rules! impl_rot2 {
                 self.cos.is_finite() && self.sin.is_finite()
             }
             fn normalized(&self) -> Option<Self> {
-                let n = (self.cos * self.cos + self.sin * self.sin).sqrt();
-                (n > 0.0 && n.is_finite()).then(|| Self { cos: self.cos / n, sin: self.sin / n })
+                let n2 = self.cos * self.cos + self.sin * self.sin;
+                if n2.is_normal() {
+                    let n = n2.sqrt();
+                    return Some(Self { cos: self.cos / n, sin: self.sin / n });
+                }
+                // A squared length that under- or overflows (components of 1e-200 or 1e200): divided by the
+                // largest component first.
+                let m = self.cos.abs().max(self.sin.abs());
+                if !(m > 0.0 && Rotation::<$v>::is_finite(self)) {
+                    return None;
+                }
+                let (c, s) = (self.cos / m, self.sin / m);
+                let n = (c * c + s * s).sqrt();
+                Some(Self { cos: c / n, sin: s / n })
             }
         }
     };
@@ -132,8 +144,18 @@ macro_rules! impl_quat {
                 <$q>::is_finite(*self)
             }
             fn normalized(&self) -> Option<Self> {
-                let n = self.length();
-                (n > 0.0 && n.is_finite()).then(|| *self / n)
+                let n2 = self.length_squared();
+                if n2.is_normal() {
+                    return Some(*self / n2.sqrt());
+                }
+                // A squared length that under- or overflows (components of 1e-200 or 1e200): divided by the
+                // largest component first.
+                let m = self.x.abs().max(self.y.abs()).max(self.z.abs()).max(self.w.abs());
+                if !(m > 0.0 && <$q>::is_finite(*self)) {
+                    return None;
+                }
+                let q = *self / m;
+                Some(q / q.length())
             }
         }
     };

@@ -1,8 +1,5 @@
-//! `gjk draw`: pictures of every GJK step of one query, as an SVG sheet of small multiples (and a PNG of it).
-//!
-//! ```text
-//! gjk draw [--out FILE.svg] [--png FILE.png] (QUERY_JSON_LINE | - | --example NAME)
-//! ```
+//! `gjk draw`: pictures of every GJK step of one query, as an SVG sheet of small multiples (and a PNG of it, in a
+//! build with the `png` feature).
 //!
 //! The query is one line in the `gjk query` format (a `distance`, `intersect` or `penetration` query; `-` reads
 //! it from stdin) or a built-in example; the picture itself is made by the library (`gjk_cli::draw`).
@@ -10,63 +7,63 @@
 use std::io::{self, Read, Write};
 
 use gjk_cli::draw::{draw_line, Example, EXAMPLES};
+use lexopt::prelude::*;
 
-use crate::png;
+use crate::{help, usage, Failure};
 
-const USAGE: &str = "usage: gjk draw [--out FILE.svg] [--png FILE.png] (QUERY_JSON_LINE | - | --example NAME)
-  QUERY_JSON_LINE  one distance, intersect or penetration query in the gjk query format (docs/cli.md);
-                   - reads it from stdin
-  --example NAME   a built-in example: textbook, circle-box, boxes-penetrating, capsule-box-3d
-  --out FILE.svg   write the SVG there (default: stdout)
-  --png FILE.png   also write the picture as PNG";
-
-fn usage_error(msg: &str) -> io::Error {
-    io::Error::other(format!("{msg}\n{USAGE}"))
-}
+/// The longest query line read from stdin (the same default as `gjk query --max-line-bytes`).
+const MAX_STDIN_BYTES: u64 = gjk_cli::stream::DEFAULT_MAX_LINE_BYTES as u64;
 
 /// Runs `gjk draw` with the arguments after `draw`.
-pub fn run(args: &[String]) -> io::Result<()> {
-    let mut out: Option<&str> = None;
-    let mut png: Option<&str> = None;
-    let mut example: Option<&str> = None;
-    let mut query: Option<&str> = None;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value =
-            |flag: &str| it.next().map(String::as_str).ok_or_else(|| usage_error(&format!("{flag} needs a value")));
-        match arg.as_str() {
-            "--out" | "-o" => out = Some(value("--out")?),
-            "--png" => png = Some(value("--png")?),
-            "--example" => example = Some(value("--example")?),
-            "--help" | "-h" => {
-                println!("{USAGE}");
+pub fn run(mut args: lexopt::Parser) -> Result<(), Failure> {
+    let bad = usage(help::DRAW);
+    let fail = |msg: String| Failure::Usage(msg, help::DRAW);
+    let mut out: Option<String> = None;
+    let mut png: Option<String> = None;
+    let mut example: Option<String> = None;
+    let mut query: Option<String> = None;
+    while let Some(arg) = args.next().map_err(&bad)? {
+        match arg {
+            Long("out") | Short('o') => out = Some(args.value().and_then(|v| v.string()).map_err(&bad)?),
+            Long("png") => png = Some(args.value().and_then(|v| v.string()).map_err(&bad)?),
+            Long("example") => example = Some(args.value().and_then(|v| v.string()).map_err(&bad)?),
+            Short('h') | Long("help") => {
+                println!("{}", help::DRAW);
                 return Ok(());
             }
-            s if s.starts_with("--") => return Err(usage_error(&format!("unknown option {s}"))),
-            s if query.is_none() => query = Some(s),
-            s => return Err(usage_error(&format!("one query only (also got {s:?})"))),
+            Value(q) if query.is_none() => query = Some(q.string().map_err(&bad)?),
+            Value(q) => return Err(fail(format!("one query only (also got {:?})", q.to_string_lossy()))),
+            other => return Err(bad(other.unexpected())),
         }
+    }
+    if png.is_some() && !cfg!(feature = "png") {
+        return Err(Failure::Run(
+            "this gjk was built without PNG support (the `png` feature, off by default to keep the first build \
+             short): install it with `cargo install --path crates/gjk-cli --features png`, or run \
+             `cargo run --release --features png -- draw ...`; the SVG needs no feature"
+                .into(),
+        ));
     }
     let (line, ex): (String, Option<&Example>) = match (example, query) {
         (Some(name), None) => {
             let ex = EXAMPLES.iter().find(|e| e.name == name).ok_or_else(|| {
                 let names: Vec<&str> = EXAMPLES.iter().map(|e| e.name).collect();
-                usage_error(&format!("unknown example {name:?} (there are: {})", names.join(", ")))
+                fail(format!("unknown example {name:?} (there are: {})", names.join(", ")))
             })?;
             (ex.line.to_string(), Some(ex))
         }
-        (None, Some("-")) => {
+        (None, Some(q)) if q == "-" => {
             let mut s = String::new();
-            io::stdin().read_to_string(&mut s)?;
+            io::stdin().take(MAX_STDIN_BYTES).read_to_string(&mut s)?;
             let line = s.lines().find(|l| !l.trim().is_empty()).unwrap_or("").to_string();
             (line, None)
         }
-        (None, Some(q)) => (q.to_string(), None),
-        (Some(_), Some(_)) => return Err(usage_error("give a query line or --example, not both")),
-        (None, None) => return Err(usage_error("no query given")),
+        (None, Some(q)) => (q, None),
+        (Some(_), Some(_)) => return Err(fail("give a query line or --example, not both".into())),
+        (None, None) => return Err(fail("no query given".into())),
     };
-    let svg = draw_line(&line, ex).map_err(io::Error::other)?;
-    match out {
+    let svg = draw_line(&line, ex).map_err(Failure::Run)?;
+    match out.as_deref() {
         Some(path) if path != "-" => std::fs::write(path, &svg)?,
         _ => {
             let mut stdout = io::stdout().lock();
@@ -74,8 +71,9 @@ pub fn run(args: &[String]) -> io::Result<()> {
             stdout.flush()?;
         }
     }
+    #[cfg(feature = "png")]
     if let Some(path) = png {
-        png::write(&svg, path).map_err(io::Error::other)?;
+        crate::png::write(&svg, &path).map_err(Failure::Run)?;
     }
     Ok(())
 }

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# CI entry of the fuzz harness: `crates/gjk-fuzz/run.sh [SECONDS] [SEED]`.
+#
+# Builds the harness and the `gjk` binary (release), then runs every public query of the library and the CLI's
+# line handling on random cases for SECONDS of wall clock (default 90), on FUZZ_THREADS threads (default 2), and
+# prints cases run per kind, the slowest query per kind and every failure class with a reproducer. Exits non-zero
+# on any invariant failure. The seed (default: the clock) is printed first; a failure replays with
+#   target/release/gjk-fuzz --seed SEED --case INDEX [--shrink CHECK]
+# The run is bounded by wall clock, not by a case count: it stops starting cases at the deadline, abandons a
+# case that has not ended 30 s later (reported as a failure), and `timeout` backs that up.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+budget="${1:-90}"
+seed="${2:-$(date +%s)}"
+threads="${FUZZ_THREADS:-2}"
+cargo build --release -q -p gjk-fuzz -p gjk-cli
+echo "== gjk-fuzz: ${budget} s, seed ${seed}, ${threads} thread(s)"
+timeout --kill-after=10 "$((budget + 120))" \
+    target/release/gjk-fuzz --seconds "$budget" --seed "$seed" --threads "$threads" --gjk target/release/gjk
