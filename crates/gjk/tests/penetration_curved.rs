@@ -721,3 +721,21 @@ mod plane {
         assert!(checked >= 60, "only {checked} overlapping pairs");
     }
 }
+
+/// gjk-fuzz seed 7 case 7168: two equal cylinders with nearly the same centre (1e-11 apart) and different
+/// orientations; the fuzz harness saw h at the normal 1.2e-8 above the depth.
+#[test]
+fn equal_cylinders_nearly_concentric_fuzz_7168() {
+    let a = Spec3::Cylinder(0.8640664463890679, 0.5335440803482363);
+    let pa = Iso::new(
+        quat([-0.5479919097135995, 0.6061874877980294, -0.44308731452514266, -0.36866682551112934]),
+        DVec3::new(-0.900578896529441, -0.4828482383901471, -0.019138126448651205),
+    );
+    let pb = Iso::new(
+        quat([9.481806974549457e-13, -7.734750337751739e-13, 7.737939311247648e-13, 1.0]),
+        DVec3::new(-0.900578896529339, -0.4828482383823391, -0.019138126442979523),
+    );
+    let r = reference_pair3(&a, &pa, &a, &pb);
+    assert!(check3("fuzz 7168", &a, &pa, &a, &pb, &r, &mut Tally::default()));
+    assert!(check3("fuzz 7168 swapped", &a, &pb, &a, &pa, &reference_pair3(&a, &pb, &a, &pa), &mut Tally::default()));
+}

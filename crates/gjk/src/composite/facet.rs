@@ -134,6 +134,11 @@ impl<V: Vector> SupportMap<V> for Facet<V> {
         }
         best
     }
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        // A triangle or a segment: EPA's faces are its own, and penetration needs no refinement.
+        true
+    }
     fn center(&self) -> V {
         let sum = self.points().iter().fold(V::zero(), |s, &p| s + p);
         sum * (V::Real::ONE / V::Real::from_f64(V::DIM as f64))

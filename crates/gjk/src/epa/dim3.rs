@@ -439,7 +439,12 @@ pub fn expand<V: Vector3>(
         // exactly depth · normal — the refined support point at a smooth minimum, on the boundary itself; else the
         // point of the face nearest the origin (on an edge of A − B's exposed face when a face of the polytope
         // straddles a kink).
-        Some(r) => toward(r.smooth.unwrap_or(witness)).unwrap_or((best.n, best.d, witness)),
+        Some(Refinement { smooth: Some(s), .. }) => toward(s).unwrap_or((best.n, best.d, witness)),
+        Some(_) => {
+            let band = (bounds.upper - nearest.d).max(V::Real::ZERO) + tie;
+            let reach = V::Real::from_f64(4.0) * V::Real::EPSILON.sqrt() * bounds.scale;
+            least_support(&poly, support, nearest.d + band, reach, witness).unwrap_or((best.n, best.d, witness))
+        }
         None => (best.n, best.d, witness),
     };
     // The exact depth lies between the nearest face's distance and the smallest support value seen; the answer's
@@ -448,6 +453,54 @@ pub fn expand<V: Vector3>(
     let iterations = bounds.iterations;
     let (witness_a, witness_b) = (witness.a, witness.b);
     Ok(Expansion { normal, depth, witness_a, witness_b, iterations, status, error_bound })
+}
+
+/// Most faces [`least_support`] tries (one support call each).
+const LEAST_SUPPORT_FACES: usize = 16;
+
+/// At a minimum of h on a kink (the exposed face of A − B an edge or a facet, as the parallelogram where two
+/// cylinders' side lines meet), the polytope's faces there are all within rounding of the same distance, but the
+/// slivers among them — a stencil point and its neighbour, √ε apart, with a far vertex — have normals only as
+/// good as rounding over √ε (1e-8 rad): their depth is right and their direction is not. Of the faces whose
+/// distance is at most `limit` and whose foot (the origin's projection) lies within `reach` of them, this answers
+/// with the one whose normal has the least support value h — the direction proven closest to the minimum — and
+/// its foot as the point, from the face's vertices by the weights of their plane (so `point_b − point_a =
+/// distance · normal` stays exact). The reach is a few stencil widths (4√ε of the size): the face with the good
+/// normal is a large one across the exposed facet, and the foot may fall just beyond it, in the slivers (two
+/// concentric cylinders: the parallelogram's centre, on its diagonal, moved by the stencil); weights a few √ε
+/// negative then keep A's and B's points on the lines of their exposed faces. `fallback` is tried first, and kept
+/// on ties.
+fn least_support<V: Vector3>(
+    poly: &Polytope<V>,
+    support: &mut dyn FnMut(V) -> DiffVertex<V>,
+    limit: V::Real,
+    reach: V::Real,
+    fallback: DiffVertex<V>,
+) -> Option<(V, V::Real, DiffVertex<V>)> {
+    let mut best = toward(fallback)?;
+    let mut best_h = best.0.dot(support(best.0).w);
+    let candidates = poly.live().filter(|(_, f)| f.d <= limit).take(LEAST_SUPPORT_FACES);
+    for (_, f) in candidates {
+        let face = f.idx.map(|i| poly.verts[i as usize]);
+        let bc = closest_to_origin(&face.map(|v| v.w));
+        if (bc.combine(&face.map(|v| v.w)) - f.n * f.d).length() > reach {
+            continue;
+        }
+        let lambda = weights(face.map(|v| v.w), f.n * f.d);
+        let combine = |p: [V; 3]| p[0] * lambda[0] + p[1] * lambda[1] + p[2] * lambda[2];
+        let foot = DiffVertex {
+            w: combine(face.map(|v| v.w)),
+            a: combine(face.map(|v| v.a)),
+            b: combine(face.map(|v| v.b)),
+            dir: f.n,
+        };
+        let Some(answer) = toward(foot) else { continue };
+        let h = answer.0.dot(support(answer.0).w);
+        if h < best_h {
+            (best, best_h) = (answer, h);
+        }
+    }
+    Some(best)
 }
 
 /// A point of A − B as an answer: the unit direction to it, its distance, and the point. `None` at the origin.
