@@ -17,11 +17,8 @@ pub const OPEN: &[(&str, &str, &str)] = &[
     ("contact.within_prediction", "", "issue 11 §1: contact depth is not the separation along the normal"),
     // §1: penetration on curved cores is approximate; witnesses on polytopes reach only √ε of the direction.
     ("penetration.point_identity", "", "issue 11 §1: deepest points break point_b − point_a = distance·normal"),
-    ("penetration.witness_on_a", "", "issue 11 §1: deepest points off their shapes"),
-    ("penetration.witness_on_b", "", "issue 11 §1: deepest points off their shapes"),
     ("penetration.distance_along_normal", "", "issue 11 §1: EPA's normal is not the direction of least depth"),
     ("penetration.not_deepest_direction", "", "issue 11 §1: EPA's depth exceeds a sampled direction's"),
-    ("penetration.too_shallow", "", "issue 11 §1: EPA stops early on curved cores"),
     ("penetration.swap_keeps_distance", "", "issue 11 §1: EPA depth differs between the two orders"),
     ("penetration.swap_negates_normal", "", "issue 11 §1: EPA normal differs between the two orders"),
     ("distance.point_identity", "", "issue 11 §1: witnesses on needles and slabs off by √ε"),
