@@ -1,10 +1,13 @@
-use super::{contact_normal, pair_scale, touch_tolerance, Cast, CastOptions};
+use super::{contact_normal, initial_overlap, pair_scale, touch_tolerance, unit_or, valid_motion, Cast, CastOptions};
 use crate::gjk::{distance_with, Distance, DistanceOptions, Status, WarmStart};
 use crate::math::{Iso, Real, Vector};
 use crate::shape::SupportMap;
 
 /// First time in [0, max_toi] at which `a` (at `pose_a`, moving at `velocity_a`) and `b` (at `pose_b`, moving at
 /// `velocity_b`) come within `target_distance`; the witness points are world positions at that time.
+///
+/// On a miss `toi` is `max_toi` (the shapes are apart all along), or, if the rare cap on steps is reached, the
+/// time reached with status [`Status::MaxIterations`] (see [`Cast`]).
 ///
 /// ```
 /// use gjk::cast::{shape_cast, CastOptions};
@@ -36,6 +39,9 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    if !valid_motion(pose_a, velocity_a, options) || !valid_motion(pose_b, velocity_b, options) {
+        return Cast::undecided(V::Real::ZERO, 0, Status::Stalled);
+    }
     // Pair frame: A fixed at the identity, B moving at the relative velocity seen from A.
     let rel = pose_a.relative(pose_b);
     let v_rel = pose_a.inverse_transform_vector(velocity_b - velocity_a);
@@ -47,10 +53,12 @@ where
     let mut t = V::Real::ZERO;
     let mut previous: Option<V> = None;
     let identity = Iso::identity();
+    // A's pose at time t: the pair frame's map to the world then.
+    let frame_at = |t: V::Real| Iso::new(pose_a.rotation, pose_a.translation + velocity_a * t);
     // The answer at time t, moved from the pair frame (A's frame at t) to the world.
     let hit = |d: &Distance<V>, previous: Option<V>, t: V::Real, iterations: u32| {
-        let normal = contact_normal(d, radii, previous, v_rel, scale);
-        let at_toi = Iso::new(pose_a.rotation, pose_a.translation + velocity_a * t);
+        let normal = unit_or(contact_normal(d, radii, previous, v_rel, scale), -v_rel);
+        let at_toi = frame_at(t);
         Cast {
             hit: true,
             toi: t,
@@ -67,9 +75,20 @@ where
         let d = distance_with(a, &identity, b, &pose_b_t, &dopts, Some(&mut cache), &mut ());
         let gap = d.distance - options.target_distance;
         if d.intersecting || gap <= tol {
-            let initial = t == V::Real::ZERO;
-            if initial && options.ignore_initial_overlap_when_separating && separating(a, b, &d, &pose_b_t, v_rel) {
-                return Cast::miss(iteration, Status::Converged);
+            if t == V::Real::ZERO {
+                // Already within the target: a hit at once, unless the options let a body moving apart (or along
+                // the surface: the distance is convex in t, so it then never shrinks) slide out.
+                let c = initial_overlap(a, &identity, b, &pose_b_t, &d, v_rel, iteration);
+                if options.ignore_initial_overlap_when_separating && c.normal.dot(v_rel) >= V::Real::ZERO {
+                    return Cast::miss(options.max_toi, iteration);
+                }
+                let world = frame_at(t);
+                return Cast {
+                    normal: world.transform_vector(c.normal),
+                    point_a: world.transform_point(c.point_a),
+                    point_b: world.transform_point(c.point_b),
+                    ..c
+                };
             }
             return hit(&d, previous, t, iteration);
         }
@@ -78,11 +97,11 @@ where
         let normal = contact_normal(&d, radii, previous, v_rel, scale);
         let closing = -normal.dot(v_rel);
         if !(closing > V::Real::ZERO) {
-            return Cast::miss(iteration, Status::Converged);
+            return Cast::miss(options.max_toi, iteration);
         }
         let next = t + gap / closing;
         if next > options.max_toi || !next.is_finite() {
-            return Cast::miss(iteration, Status::Converged);
+            return Cast::miss(options.max_toi, iteration);
         }
         if next - t <= V::Real::from_f64(64.0) * V::Real::EPSILON * t {
             // The step is at the resolution of t: this is the contact time to machine precision.
@@ -91,18 +110,8 @@ where
         previous = Some(normal);
         t = next;
     }
-    Cast::miss(options.max_iterations, Status::MaxIterations)
-}
-
-/// True when shapes overlapping (or within the target) at t = 0 are moving apart along their normal. When they
-/// overlap, the distance query's normal means nothing (it may have stopped as soon as the radii were reached), so
-/// the penetration normal decides.
-fn separating<V, A, B>(a: &A, b: &B, d: &Distance<V>, pose_b: &Iso<V>, v_rel: V) -> bool
-where
-    V: Vector,
-    A: SupportMap<V> + ?Sized,
-    B: SupportMap<V> + ?Sized,
-{
-    let normal = if d.intersecting { crate::epa::penetration(a, &Iso::identity(), b, pose_b).normal } else { d.normal };
-    normal.dot(v_rel) >= V::Real::ZERO
+    // Out of steps (Newton's steps converge quadratically: rare): the closest pair at the time reached goes with it.
+    let pose_b_t = Iso::new(rel.rotation, rel.translation + v_rel * t);
+    let d = distance_with(a, &identity, b, &pose_b_t, &dopts, Some(&mut cache), &mut ());
+    Cast::undecided(t, options.max_iterations, Status::MaxIterations).at_closest(&d, &frame_at(t))
 }

@@ -1,5 +1,5 @@
 use super::ray_span::{decide, round, Span};
-use super::{check_size, Aabb, ShapeError, SupportMap};
+use super::{check_size, length_unscaled, Aabb, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A circle (2D) or sphere (3D) centred on the local origin: a point core with a radius, so every query on it is
@@ -35,6 +35,10 @@ impl<V: Vector> SupportMap<V> for Ball<V::Real> {
     }
     fn local_aabb(&self) -> Aabb<V> {
         Aabb::new(V::zero(), V::zero()).loosened(self.radius)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The core is the centre alone.
+        length_unscaled(from)
     }
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_ball(self.radius, o, d, max_toi, solid))

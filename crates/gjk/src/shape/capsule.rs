@@ -1,5 +1,5 @@
 use super::ray_span::{decide, round, slab, without, Span};
-use super::{check_size, Aabb, Feature, ShapeError, SupportMap};
+use super::{check_size, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A capsule (3D) or stadium (2D) along the local y axis: the segment from (0, −half_height) to
@@ -43,6 +43,11 @@ impl<V: Vector> SupportMap<V> for Capsule<V::Real> {
     fn local_aabb(&self) -> Aabb<V> {
         let h = V::axis(1) * self.half_height;
         Aabb::new(-h, h).loosened(self.radius)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The core segment's farther end.
+        let h = V::axis(1) * self.half_height;
+        length_unscaled(h - from).max(length_unscaled(-h - from))
     }
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_capsule(self.half_height, self.radius, o, d, max_toi, solid))

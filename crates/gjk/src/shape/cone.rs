@@ -1,5 +1,5 @@
 use super::cylinder::rim;
-use super::{check_size, Aabb, ShapeError, SupportMap};
+use super::{check_size, length_unscaled, Aabb, ShapeError, SupportMap};
 use crate::math::{Real, Vector3};
 
 /// A 3D cone along the local y axis: apex at (0, +half_height, 0), base disc of `radius` at y = −half_height.
@@ -37,5 +37,13 @@ impl<V: Vector3> SupportMap<V> for Cone<V::Real> {
     fn local_aabb(&self) -> Aabb<V> {
         let h = V::new3(self.radius, self.half_height, self.radius);
         Aabb::new(-h, h)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The apex, or the point of the base rim opposite `from`'s radial offset.
+        let zero = V::Real::ZERO;
+        let apex = length_unscaled(from - V::new3(zero, self.half_height, zero));
+        let radial = length_unscaled(V::new3(from.get(0), zero, from.get(2)));
+        let rim = length_unscaled(V::new3(radial + self.radius, from.get(1) + self.half_height, zero));
+        apex.max(rim)
     }
 }

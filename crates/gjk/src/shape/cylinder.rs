@@ -1,5 +1,5 @@
 use super::ray_span::{decide, round, slab, without, Span};
-use super::{check_size, Aabb, Feature, ShapeError, SupportMap};
+use super::{check_size, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector3};
 
 /// A 3D cylinder along the local y axis, centred on the origin.
@@ -43,6 +43,11 @@ impl<V: Vector3> SupportMap<V> for Cylinder<V::Real> {
     fn local_aabb(&self) -> Aabb<V> {
         let h = V::new3(self.radius, self.half_height, self.radius);
         Aabb::new(-h, h)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // On the rim of the cap farther from `from`, at the point of the circle opposite its radial offset.
+        let radial = length_unscaled(V::new3(from.get(0), V::Real::ZERO, from.get(2)));
+        length_unscaled(V::new3(radial + self.radius, from.get(1).abs() + self.half_height, V::Real::ZERO))
     }
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_cylinder(self.half_height, self.radius, o, d, max_toi, solid))

@@ -1,4 +1,4 @@
-use super::{check_sizes, Aabb, ShapeError, SupportMap};
+use super::{check_sizes, core_box_reach, length_unscaled, Aabb, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// An ellipse (2D) or ellipsoid (3D) centred on the origin with semi-axes `radii` along the local axes. Zero radii
@@ -38,5 +38,14 @@ impl<V: Vector> SupportMap<V> for Ellipsoid<V> {
     }
     fn local_aabb(&self) -> Aabb<V> {
         Aabb::new(-self.radii, self.radii)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // From the centre: the longest semi-axis. Elsewhere a bound: the centre's distance plus that, or the
+        // bounding box's farthest corner, whichever is smaller.
+        let longest = self.radii.abs_elem().max_abs();
+        if from == V::zero() {
+            return longest;
+        }
+        (length_unscaled(from) + longest).min(core_box_reach(self, from))
     }
 }

@@ -1,6 +1,6 @@
 use super::hull::{hull2, hull3, HullKind};
 use super::ray_span::{decide, halfspaces};
-use super::{check_point, Aabb, Feature, ShapeError, SupportMap};
+use super::{check_point, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// Vertex count from which a 3D [`ConvexPolytope`] finds its support point by hill-climbing over the vertex graph
@@ -46,6 +46,9 @@ pub struct ConvexPolytope<V> {
     planes: Vec<(V, f64)>,
     /// Mean of the vertices, kept so a query's first search direction does not sum every vertex again.
     centroid: V,
+    /// The largest |vertex|: [`SupportMap::farthest_core_distance`] from the origin, which rotating casts ask for,
+    /// without a pass over the vertices. Kept as f64 (exact for f32 and f64 alike) so the struct needs no bound on V.
+    origin_reach: f64,
     /// Where hill-climbing starts (3D hulls that climb): see [`StartTable`].
     starts: StartTable,
     /// The coordinates again, laid out for the scan: see [`Lanes`].
@@ -293,6 +296,7 @@ impl<V: Vector> ConvexPolytope<V> {
         let (offsets, adjacency) = flatten(&neighbors);
         let (face_offsets, faces) = flatten(&faces);
         let centroid = mean(&vertices);
+        let origin_reach = vertices.iter().map(|&v| length_unscaled(v).to_f64()).fold(0.0, f64::max);
         let mut hull = Self {
             vertices,
             offsets,
@@ -302,6 +306,7 @@ impl<V: Vector> ConvexPolytope<V> {
             face_normals: Vec::new(),
             planes: Vec::new(),
             centroid,
+            origin_reach,
             starts: StartTable::default(),
             lanes: Lanes::default(),
             kind,
@@ -504,6 +509,14 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
 
     fn center(&self) -> V {
         self.centroid
+    }
+
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The distance to a point is convex: largest at a vertex.
+        if from == V::zero() {
+            return V::Real::from_f64(self.origin_reach);
+        }
+        self.vertices.iter().fold(V::Real::ZERO, |m, &v| m.max(length_unscaled(v - from)))
     }
 
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {

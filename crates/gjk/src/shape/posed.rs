@@ -43,4 +43,8 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Posed<S, V> {
         self.shape.support_feature(self.pose.inverse_transform_vector(dir), out);
         out.map(|p| self.pose.transform_point(p));
     }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // A rigid motion keeps distances: measure from `from` carried into the shape's frame.
+        self.shape.farthest_core_distance(self.pose.inverse_transform_point(from))
+    }
 }

@@ -1,4 +1,4 @@
-use super::{check_point, support_full, Feature, ShapeError, SupportMap};
+use super::{check_point, core_box_reach, length_unscaled, support_full, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A shape scaled along its local axes by `scale` (non-uniform; a zero factor flattens it, a negative one
@@ -43,6 +43,23 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Scaled<S, V> {
     }
     fn center(&self) -> V {
         self.shape.center().mul_elem(self.scale)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // |S p − c| = |S (p − S⁻¹ c)| ≤ max |sᵢ| · |p − S⁻¹ c|, with equality for a uniform scale (S is then |s|
+        // times a reflection); a non-uniform one scales the whole inner shape, rounding included. A zero factor has
+        // no S⁻¹: the bounding box's farthest corner answers, as it also does when smaller.
+        let largest = self.scale.abs_elem().max_abs();
+        let boxed = core_box_reach(self, from);
+        if (0..V::DIM).any(|i| self.scale.get(i) == V::Real::ZERO) {
+            return if largest == V::Real::ZERO { length_unscaled(from) } else { boxed };
+        }
+        let inner_from = V::from_fn(|i| from.get(i) / self.scale.get(i));
+        let inner = self.shape.farthest_core_distance(inner_from);
+        if self.uniform {
+            largest * inner
+        } else {
+            (largest * (inner + self.shape.radius())).min(boxed)
+        }
     }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         if self.uniform || self.shape.radius() == V::Real::ZERO {
