@@ -1,7 +1,11 @@
-use super::{contact_normal, initial_overlap, pair_scale, touch_tolerance, unit_or, valid_motion, Cast, CastOptions};
+use super::ray::{rescale, shape_size};
+use super::{
+    contact_normal, initial_overlap, pair_scale, scaled_options, touch_tolerance, unit_or, valid_motion, Cast,
+    CastOptions,
+};
 use crate::gjk::{distance_with, Distance, DistanceOptions, Status, WarmStart};
 use crate::math::{Iso, Real, Vector};
-use crate::shape::SupportMap;
+use crate::shape::{Scaled, SupportMap};
 
 /// First time in [0, max_toi] at which `a` (at `pose_a`, moving at `velocity_a`) and `b` (at `pose_b`, moving at
 /// `velocity_b`) come within `target_distance`; the witness points are world positions at that time.
@@ -42,6 +46,38 @@ where
     if !valid_motion(pose_a, velocity_a, options) || !valid_motion(pose_b, velocity_b, options) {
         return Cast::undecided(V::Real::ZERO, 0, Status::Stalled);
     }
+    // Out of the squares' range (a sphere of radius 1e308, shapes 1e200 apart), cast in a frame scaled by a power
+    // of two: exact, and the same times.
+    let offset = (pose_b.translation - pose_a.translation).max_abs();
+    let size = shape_size(a).max(shape_size(b)).max(offset).max(options.target_distance);
+    if let Some(k) = rescale::<V::Real>(size) {
+        let inv = V::Real::ONE / k;
+        let s = V::from_fn(|_| inv);
+        let (sa, sb) = (Scaled::new(a, s).expect("finite"), Scaled::new(b, s).expect("finite"));
+        let shrink = |p: &Iso<V>| Iso::new(p.rotation, p.translation * inv);
+        let opts = scaled_options(options, inv);
+        let c =
+            shape_cast_in_range(&sa, &shrink(pose_a), velocity_a * inv, &sb, &shrink(pose_b), velocity_b * inv, &opts);
+        return Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c };
+    }
+    shape_cast_in_range(a, pose_a, velocity_a, b, pose_b, velocity_b, options)
+}
+
+/// [`shape_cast`] on sizes whose squares the precision holds.
+fn shape_cast_in_range<V, A, B>(
+    a: &A,
+    pose_a: &Iso<V>,
+    velocity_a: V,
+    b: &B,
+    pose_b: &Iso<V>,
+    velocity_b: V,
+    options: &CastOptions<V::Real>,
+) -> Cast<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     // Pair frame: A fixed at the identity, B moving at the relative velocity seen from A.
     let rel = pose_a.relative(pose_b);
     let v_rel = pose_a.inverse_transform_vector(velocity_b - velocity_a);

@@ -162,6 +162,11 @@ where
     }
 }
 
+/// The options of a cast in a frame where lengths are multiplied by `factor`.
+pub(crate) fn scaled_options<R: Real>(o: &CastOptions<R>, factor: R) -> CastOptions<R> {
+    CastOptions { target_distance: o.target_distance * factor, tolerance: o.tolerance.map(|t| t * factor), ..*o }
+}
+
 /// A size for the two shapes: tolerances are relative to it.
 pub(crate) fn pair_scale<V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(a: &A, b: &B) -> V::Real {
     a.local_aabb().diameter().max(b.local_aabb().diameter()).max(V::Real::EPSILON)

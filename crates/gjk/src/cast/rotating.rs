@@ -1,7 +1,8 @@
-use super::{contact_normal, initial_overlap, pair_scale, unit_or, valid_motion, Cast, CastOptions};
+use super::ray::{rescale, shape_size};
+use super::{contact_normal, initial_overlap, pair_scale, scaled_options, unit_or, valid_motion, Cast, CastOptions};
 use crate::gjk::{distance_with, Distance, DistanceOptions, Status, WarmStart};
 use crate::math::{Iso, Real, Rotation, Vector};
-use crate::shape::{length_unscaled, SupportMap};
+use crate::shape::{length_unscaled, Scaled, SupportMap};
 
 /// The angular velocity type of `V`'s space (a vector in 3D, a scalar in 2D).
 pub type Angular<V> = <<V as Vector>::Rotation as Rotation<V>>::Angular;
@@ -118,6 +119,35 @@ where
     {
         return Cast::undecided(zero, 0, Status::Stalled);
     }
+    // Out of the squares' range, cast in a frame scaled by a power of two (see `shape_cast`): the turns are the same.
+    let offset = (motion_b.pose.translation - motion_a.pose.translation).max_abs();
+    let size = shape_size(a).max(shape_size(b)).max(offset).max(options.target_distance);
+    if let Some(k) = rescale::<V::Real>(size) {
+        let inv = V::Real::ONE / k;
+        let s = V::from_fn(|_| inv);
+        let (sa, sb) = (Scaled::new(a, s).expect("finite"), Scaled::new(b, s).expect("finite"));
+        let shrink =
+            |m: &Motion<V>| Motion::new(Iso::new(m.pose.rotation, m.pose.translation * inv), m.linear * inv, m.angular);
+        let c = cast_in_range(&sa, &shrink(motion_a), &sb, &shrink(motion_b), &scaled_options(options, inv));
+        return Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c };
+    }
+    cast_in_range(a, motion_a, b, motion_b, options)
+}
+
+/// [`time_of_impact`] on sizes whose squares the precision holds.
+fn cast_in_range<V, A, B>(
+    a: &A,
+    motion_a: &Motion<V>,
+    b: &B,
+    motion_b: &Motion<V>,
+    options: &CastOptions<V::Real>,
+) -> Cast<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let zero = V::Real::ZERO;
     let scale = pair_scale(a, b);
     let radii = a.radius() + b.radius();
     let rel_tol = V::Real::from_f64(1e-10).max(V::Real::from_f64(64.0) * V::Real::EPSILON);

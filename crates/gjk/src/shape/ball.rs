@@ -1,4 +1,4 @@
-use super::ray_span::{decide, round, Span};
+use super::ray_span::{decide, direction, round, Span};
 use super::{check_size, length_unscaled, Aabb, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
@@ -47,7 +47,7 @@ impl<V: Vector> SupportMap<V> for Ball<V::Real> {
 
 /// Ray o + t·d against the ball |p| ≤ r.
 fn ray_ball<V: Vector>(r: V::Real, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
-    let normal_at = |t: V::Real| (o + d * t).normalize_or_zero();
-    let span = round(o, d, r).map(|(t_in, t_out)| Span { t_in, n_in: normal_at(t_in), t_out, n_out: normal_at(t_out) });
+    let span =
+        round(o, d, r).map(|s| Span { t_in: s.t.0, n_in: direction(s.p.0), t_out: s.t.1, n_out: direction(s.p.1) });
     decide(span, max_toi, solid)
 }
