@@ -18,8 +18,11 @@
 // `!(x > 0.0)` is meant: unlike `x <= 0.0` it is also true for NaN, so a NaN answer fails the check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+#[path = "cast_shapes/mod.rs"]
+mod cast_shapes;
 mod common;
 
+use cast_shapes::{build2, build3, random_desc, random_wrapped_desc, Desc, Shape};
 use common::{rng, uniform, unit3, Space2, Space3};
 use gjk::cast::{time_of_impact, Cast, CastOptions, Motion};
 use gjk::math::{DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};
@@ -27,72 +30,6 @@ use gjk::shape::{Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoi
 use gjk::Status;
 use rand::rngs::SmallRng;
 use rand::Rng;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Shapes, described in f64 and built in either precision.
-
-/// A random shape: what to build, in f64 (3D shapes use all three coordinates, 2D ones the first two).
-#[derive(Clone, Debug)]
-enum Desc {
-    Ball(f64),
-    Cuboid(DVec3),
-    Capsule(f64, f64),
-    Cylinder(f64, f64),
-    Cone(f64, f64),
-    Ellipsoid(DVec3),
-    Hull(Vec<DVec3>),
-    RoundedBox(DVec3, f64),
-}
-
-type Shape<V> = Box<dyn SupportMap<V>>;
-
-fn build3<V: Space3>(d: &Desc) -> Shape<V> {
-    let r = |x: f64| V::Real::from_f64(x);
-    match d {
-        Desc::Ball(radius) => Box::new(Ball::new(r(*radius)).unwrap()),
-        Desc::Cuboid(h) => Box::new(Cuboid::new(V::from64(*h)).unwrap()),
-        Desc::Capsule(h, radius) => Box::new(Capsule::new(r(*h), r(*radius)).unwrap()),
-        Desc::Cylinder(h, radius) => Box::new(Cylinder::new(r(*h), r(*radius)).unwrap()),
-        Desc::Cone(h, radius) => Box::new(Cone::new(r(*h), r(*radius)).unwrap()),
-        Desc::Ellipsoid(radii) => Box::new(Ellipsoid::new(V::from64(*radii)).unwrap()),
-        Desc::Hull(p) => Box::new(ConvexPolytope::new(&p.iter().map(|&q| V::from64(q)).collect::<Vec<_>>()).unwrap()),
-        Desc::RoundedBox(h, radius) => Box::new(Rounded::new(Cuboid::new(V::from64(*h)).unwrap(), r(*radius)).unwrap()),
-    }
-}
-
-fn build2<V: Space2>(d: &Desc) -> Shape<V> {
-    let r = |x: f64| V::Real::from_f64(x);
-    let flat = |v: DVec3| V::from64(DVec2::new(v.x, v.y));
-    match d {
-        Desc::Ball(radius) => Box::new(Ball::new(r(*radius)).unwrap()),
-        Desc::Cuboid(h) => Box::new(Cuboid::new(flat(*h)).unwrap()),
-        Desc::Capsule(h, radius) => Box::new(Capsule::new(r(*h), r(*radius)).unwrap()),
-        Desc::Ellipsoid(radii) => Box::new(Ellipsoid::new(flat(*radii)).unwrap()),
-        Desc::Hull(p) => Box::new(ConvexPolytope::new(&p.iter().map(|&q| flat(q)).collect::<Vec<_>>()).unwrap()),
-        Desc::RoundedBox(h, radius) => Box::new(Rounded::new(Cuboid::new(flat(*h)).unwrap(), r(*radius)).unwrap()),
-        Desc::Cylinder(..) | Desc::Cone(..) => unreachable!("3D only"),
-    }
-}
-
-fn random_desc(r: &mut SmallRng, dim: usize) -> Desc {
-    let size = |r: &mut SmallRng| uniform(r, 0.05, 1.0);
-    let half = |r: &mut SmallRng| DVec3::new(size(r), size(r), size(r));
-    let kinds = if dim == 3 { 8 } else { 6 };
-    match r.gen_range(0..kinds) {
-        0 => Desc::Ball(size(r)),
-        1 => Desc::Cuboid(half(r)),
-        2 => Desc::Capsule(size(r), uniform(r, 0.02, 0.5)),
-        3 => Desc::Ellipsoid(half(r)),
-        4 => {
-            let n = r.gen_range(4..16);
-            let s = size(r);
-            Desc::Hull((0..n).map(|_| DVec3::new(uniform(r, -s, s), uniform(r, -s, s), uniform(r, -s, s))).collect())
-        }
-        5 => Desc::RoundedBox(half(r), uniform(r, 0.01, 0.3)),
-        6 => Desc::Cylinder(size(r), size(r)),
-        _ => Desc::Cone(size(r), size(r)),
-    }
-}
 
 /// Farthest corner of the whole shape's local bounding box from its local origin: a bound on how far any point
 /// of the shape (rounding included) is from the centre it turns about, independent of the library's own bound.
@@ -333,6 +270,11 @@ struct Scene {
 }
 
 fn random_scene(r: &mut SmallRng, dim: usize, max_spin: f64) -> Scene {
+    scene_of(r, dim, max_spin, random_desc)
+}
+
+/// A random scene whose shapes are drawn by `desc`.
+fn scene_of(r: &mut SmallRng, dim: usize, max_spin: f64, desc: fn(&mut SmallRng, usize) -> Desc) -> Scene {
     let spin = |r: &mut SmallRng| {
         if r.gen_bool(0.25) {
             DVec3::ZERO
@@ -359,7 +301,7 @@ fn random_scene(r: &mut SmallRng, dim: usize, max_spin: f64) -> Scene {
             Iso::new(gjk::math::DQuat::from_rotation_z(angle), DVec3::new(p.translation.x, p.translation.y, 0.0))
         }
     };
-    let (a, b) = (random_desc(r, dim), random_desc(r, dim));
+    let (a, b) = (desc(r, dim), desc(r, dim));
     let (pose_a, pose_b) = (pose(r), pose(r));
     let (va, vb) = (vel(r), vel(r));
     let (wa, wb) = (spin(r), spin(r));
@@ -377,10 +319,12 @@ fn cast_tolerance<V: Vector>(a: &dyn SupportMap<V>, b: &dyn SupportMap<V>) -> f6
     rel * size(a).max(size(b))
 }
 
-/// Distance from a point to a shape at a pose.
+/// How far a point is proven to be from a shape at a pose: the distance query's lower bound (its distance less
+/// its error bound — on curved shapes GJK proves the distance only to that).
 fn off_shape<V: Vector>(s: &dyn SupportMap<V>, pose: &Iso<V>, p: V) -> f64 {
     let point = gjk::shape::Point { at: V::zero() };
-    gjk::distance(&point, &Iso::from_translation(p), s, pose).distance.to_f64()
+    let d = gjk::distance(&point, &Iso::from_translation(p), s, pose);
+    (d.distance - d.error_bound).to_f64().max(0.0)
 }
 
 /// Checks one rotating cast in its own precision: the reference walks the same motions with the same shapes and
@@ -470,6 +414,25 @@ fn random_rotating_casts_3d_f64_converge_without_false_hits() {
     let stats = suite("rotating casts 3D f64", 0x5eed_0c01, 1200, 3, run3::<DVec3>);
     assert_eq!(stats.capped, 0);
     assert!(stats.iterations as f64 / (stats.casts as f64) < 10.0);
+}
+
+/// Shapes placed inside other frames, scaled and summed (3D f64): every bound of the step sees the wrapper's
+/// reach (`Posed` measures from the placed frame, non-uniform scaling and sums give bounds).
+#[test]
+fn random_rotating_casts_of_wrapped_shapes() {
+    let mut r = rng(0x5eed_0c05);
+    let mut stats = Stats::default();
+    for i in 0..400 {
+        let scene = scene_of(&mut r, 3, 50.0, random_wrapped_desc);
+        run3::<DVec3>(&scene, &mut stats, &format!("wrapped #{i} {:?} vs {:?}", scene.a, scene.b));
+    }
+    for i in 0..200 {
+        let scene = scene_of(&mut r, 2, 50.0, random_wrapped_desc);
+        run2::<DVec2>(&scene, &mut stats, &format!("wrapped 2D #{i} {:?} vs {:?}", scene.a, scene.b));
+    }
+    stats.print("rotating casts of wrapped shapes");
+    assert!(stats.failures.is_empty(), "{} failures, first: {}", stats.failures.len(), stats.failures[0]);
+    assert_eq!(stats.capped, 0);
 }
 
 #[test]
