@@ -97,6 +97,16 @@ fn issue_11_huge_and_tiny_rays_and_shapes() {
         let r = ray_cast(s, &Iso::identity(), o, DVec3::new(1e300, 0.0, 0.0), f64::INFINITY, true);
         assert!(r.hit && (r.toi / 0.5e8 - 1.0).abs() < 1e-12 && sane_ray(&r, f64::INFINITY), "{name}: {r:?}");
     }
+    // A sphere of radius 1e-170 (its square underflows), from 5e-170 away, along directions of 1 and 1e-170.
+    let tiny = Ball::new(1e-170).unwrap();
+    let gjk_tiny = SupportFn::rounded(|_: DVec3| DVec3::ZERO, 1e-170);
+    for (name, s) in [("fast", &tiny as &dyn SupportMap<DVec3>), ("gjk", &gjk_tiny)] {
+        for k in [1.0, 1e-170] {
+            let r = ray_cast(s, &Iso::identity(), DVec3::new(-5e-170, 0.0, 0.0), DVec3::X * k, f64::INFINITY, true);
+            let normal_ok = (r.normal + DVec3::X).length() < 1e-15;
+            assert!(r.hit && (r.toi * k / 4e-170 - 1.0).abs() < 1e-12 && normal_ok, "{name} {k}: {r:?}");
+        }
+    }
     // f32: a sphere of radius 1e38 and directions of 1e30 and 1e-30.
     let huge32 = Ball::new(1e38f32).unwrap();
     let r =

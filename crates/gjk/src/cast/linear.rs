@@ -1,7 +1,7 @@
-use super::ray::{rescale, shape_size};
+use super::ray::rescale;
 use super::{
-    contact_normal, initial_overlap, pair_scale, scaled_options, touch_tolerance, unit_or, valid_motion, Cast,
-    CastOptions,
+    contact_normal, initial_overlap, pair_scale, pair_size, scaled_options, touch_tolerance, unit_or, valid_motion,
+    Cast, CastOptions,
 };
 use crate::gjk::{distance_with, Distance, DistanceOptions, Status, WarmStart};
 use crate::math::{Iso, Real, Vector};
@@ -49,29 +49,33 @@ where
     // Out of the squares' range (a sphere of radius 1e308, shapes 1e200 apart), cast in a frame scaled by a power
     // of two: exact, and the same times.
     let offset = (pose_b.translation - pose_a.translation).max_abs();
-    let size = shape_size(a).max(shape_size(b)).max(offset).max(options.target_distance);
+    let sizes = pair_size(a, b);
+    let size = sizes.extent.max(offset).max(options.target_distance);
     if let Some(k) = rescale::<V::Real>(size) {
         let inv = V::Real::ONE / k;
         let s = V::from_fn(|_| inv);
         let (sa, sb) = (Scaled::new(a, s).expect("finite"), Scaled::new(b, s).expect("finite"));
         let shrink = |p: &Iso<V>| Iso::new(p.rotation, p.translation * inv);
         let opts = scaled_options(options, inv);
-        let c =
-            shape_cast_in_range(&sa, &shrink(pose_a), velocity_a * inv, &sb, &shrink(pose_b), velocity_b * inv, &opts);
+        let (pa, pb) = (shrink(pose_a), shrink(pose_b));
+        let c = shape_cast_in_range(
+            (&sa, &pa, velocity_a * inv),
+            (&sb, &pb, velocity_b * inv),
+            &opts,
+            pair_scale(&sa, &sb),
+        );
         return Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c };
     }
-    shape_cast_in_range(a, pose_a, velocity_a, b, pose_b, velocity_b, options)
+    shape_cast_in_range((a, pose_a, velocity_a), (b, pose_b, velocity_b), options, sizes.scale)
 }
 
-/// [`shape_cast`] on sizes whose squares the precision holds.
+/// [`shape_cast`] on sizes whose squares the precision holds (each shape with its pose and velocity); `scale` is
+/// the pair's size.
 fn shape_cast_in_range<V, A, B>(
-    a: &A,
-    pose_a: &Iso<V>,
-    velocity_a: V,
-    b: &B,
-    pose_b: &Iso<V>,
-    velocity_b: V,
+    (a, pose_a, velocity_a): (&A, &Iso<V>, V),
+    (b, pose_b, velocity_b): (&B, &Iso<V>, V),
     options: &CastOptions<V::Real>,
+    scale: V::Real,
 ) -> Cast<V>
 where
     V: Vector,
@@ -81,7 +85,6 @@ where
     // Pair frame: A fixed at the identity, B moving at the relative velocity seen from A.
     let rel = pose_a.relative(pose_b);
     let v_rel = pose_a.inverse_transform_vector(velocity_b - velocity_a);
-    let scale = pair_scale(a, b);
     let radii = a.radius() + b.radius();
     let tol = touch_tolerance(options, scale).max(options.target_distance * V::Real::from_f64(1e-12));
     let dopts = DistanceOptions::default();

@@ -9,7 +9,8 @@
 //!   about its centre), second order (the present rates from the support function, plus a bound on the
 //!   acceleration), and the bounding balls — so it cannot tunnel, and near contact it takes Newton-like steps.
 //!   When it runs out of steps it says so (an undecided miss with the time reached), never a hit it did not find.
-//! * [`ray_cast`] — a point moving along a ray against one shape, with exact fast paths for balls and boxes.
+//! * [`ray_cast`] — a point moving along a ray against one shape: exact fast paths for the shapes with a closed form
+//!   (balls, boxes, capsules, cylinders, cones, ellipsoids, polytopes), else a GJK cast of a point.
 
 mod linear;
 mod ray;
@@ -167,9 +168,26 @@ pub(crate) fn scaled_options<R: Real>(o: &CastOptions<R>, factor: R) -> CastOpti
     CastOptions { target_distance: o.target_distance * factor, tolerance: o.tolerance.map(|t| t * factor), ..*o }
 }
 
+/// The sizes of a pair, from one bounding box per shape (a polytope's is a pass over its vertices).
+pub(crate) struct PairSize<R> {
+    /// The larger diameter (at least ε): tolerances are relative to it.
+    pub scale: R,
+    /// The largest coordinate of either box: whether the cast must run in a rescaled frame.
+    pub extent: R,
+}
+
+pub(crate) fn pair_size<V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
+    a: &A,
+    b: &B,
+) -> PairSize<V::Real> {
+    let (ba, bb) = (a.local_aabb(), b.local_aabb());
+    let extent = |x: &crate::shape::Aabb<V>| x.min.max_abs().max(x.max.max_abs());
+    PairSize { scale: ba.diameter().max(bb.diameter()).max(V::Real::EPSILON), extent: extent(&ba).max(extent(&bb)) }
+}
+
 /// A size for the two shapes: tolerances are relative to it.
 pub(crate) fn pair_scale<V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(a: &A, b: &B) -> V::Real {
-    a.local_aabb().diameter().max(b.local_aabb().diameter()).max(V::Real::EPSILON)
+    pair_size(a, b).scale
 }
 
 /// Automatic touching tolerance: a few ulps of the shapes' size, the rounding level of a GJK distance.

@@ -36,8 +36,8 @@ impl<V: Vector> RayCast<V> {
 /// with volume have exact fast paths (so do `Posed` and `Scaled` wrappers of them); every other shape goes
 /// through a GJK cast of a point, which agrees with them.
 ///
-/// The ray is cast along its unit direction and the time divided back by the direction's length, so directions
-/// of any size (1e-200, 1e154) give the same answer; shapes and distances beyond the squares' range of the
+/// A direction whose square would over- or underflow (1e-200, 1e154) is cast along its unit vector and the time
+/// divided back by its length, so directions of any size give the same answer; shapes and distances beyond the squares' range of the
 /// precision (a sphere of radius 1e308) are scaled by a power of two first. A zero direction is a point that
 /// never moves: a solid shape containing it is hit at t = 0, anything else is a miss (a hollow shape is never
 /// left). Input that is not a number (NaN, infinities, a negative or NaN max_toi) gives a miss with
@@ -61,16 +61,22 @@ where
     S: SupportMap<V> + ?Sized,
 {
     let zero = V::Real::ZERO;
-    let finite_pose = crate::math::Rotation::is_finite(&pose.rotation) && pose.translation.is_finite();
-    if !(origin.is_finite() && direction.is_finite() && finite_pose && max_toi >= zero) {
+    // x · 0 is 0 for a finite x and NaN otherwise: one sum tells whether every coordinate is a number.
+    let probe = origin * zero + direction * zero + pose.translation * zero;
+    if !(probe == V::zero() && crate::math::Rotation::is_finite(&pose.rotation) && max_toi >= zero) {
         return RayCast::miss(zero, 0, Status::Stalled);
     }
-    // The direction as (largest coordinate m) × (a vector of length in [1, √DIM]): its unit vector and length
-    // without overflow, and times converted back through both factors.
-    let m = direction.max_abs();
-    if m == zero {
+    if direction == V::zero() {
         return still_ray(shape, pose, origin, max_toi, solid);
     }
+    let dd = direction.length_squared();
+    if crate::shape::square_in_range(dd) {
+        // The common case: the direction as given.
+        return unit_ray_cast(shape, pose, origin, direction, max_toi, solid);
+    }
+    let m = direction.max_abs();
+    // A direction whose square would over- or underflow: as (largest coordinate m) × (a vector of length in
+    // [1, √DIM]), cast along its unit vector, with times converted back through both factors.
     let scaled = direction * (V::Real::ONE / m);
     let scaled_length = scaled.length();
     let unit = scaled * (V::Real::ONE / scaled_length);
@@ -79,11 +85,8 @@ where
     let max_s = max_toi * m * scaled_length;
     let r = unit_ray_cast(shape, pose, origin, unit, max_s, solid);
     if !r.hit {
-        return RayCast::miss(
-            if r.status == Status::Converged { max_toi } else { to_time(r.toi) },
-            r.iterations,
-            r.status,
-        );
+        let toi = if r.status == Status::Converged { max_toi } else { to_time(r.toi) };
+        return RayCast::miss(toi, r.iterations, r.status);
     }
     RayCast { toi: to_time(r.toi), point: origin + unit * r.toi, ..r }
 }
@@ -109,21 +112,21 @@ where
     RayCast::miss(max_toi, 0, Status::Converged)
 }
 
-/// [`ray_cast`] along a unit direction (toi is then a distance): the shape's exact fast path if it has one, else
-/// the GJK path, scaled by a power of two when the sizes involved would over- or underflow their squares.
-fn unit_ray_cast<V, S>(shape: &S, pose: &Iso<V>, origin: V, unit: V, max_s: V::Real, solid: bool) -> RayCast<V>
+/// [`ray_cast`] along a direction of comfortable length: the shape's exact fast path if it has one, else the GJK
+/// path, scaled by a power of two when the sizes involved would over- or underflow their squares.
+fn unit_ray_cast<V, S>(shape: &S, pose: &Iso<V>, origin: V, dir: V, max_s: V::Real, solid: bool) -> RayCast<V>
 where
     V: Vector,
     S: SupportMap<V> + ?Sized,
 {
-    let (o, d) = (pose.inverse_transform_point(origin), pose.inverse_transform_vector(unit));
+    let (o, d) = (pose.inverse_transform_point(origin), pose.inverse_transform_vector(dir));
     if let Some(fast) = shape.ray_cast_local(o, d, max_s, solid) {
         return match fast {
             Some((toi, normal)) => RayCast {
                 hit: true,
                 toi,
                 normal: pose.transform_vector(normal),
-                point: origin + unit * toi,
+                point: origin + dir * toi,
                 iterations: 0,
                 status: Status::Converged,
             },
@@ -134,13 +137,13 @@ where
     // a frame scaled by a power of two (exact), where the same ray meets the scaled shape at the scaled time.
     let size = shape_size(shape).max(o.max_abs());
     let Some(k) = rescale::<V::Real>(size) else {
-        return gjk_ray_cast(shape, pose, origin, unit, max_s, solid);
+        return gjk_ray_cast(shape, pose, origin, dir, max_s, solid);
     };
     let inv = V::Real::ONE / k;
     let scaled = Scaled::new(shape, V::from_fn(|_| inv)).expect("a power of two is finite");
     let pose_k = Iso::new(pose.rotation, pose.translation * inv);
-    let r = gjk_ray_cast(&scaled, &pose_k, origin * inv, unit, max_s * inv, solid);
-    RayCast { toi: r.toi * k, point: origin + unit * (r.toi * k), ..r }
+    let r = gjk_ray_cast(&scaled, &pose_k, origin * inv, dir, max_s * inv, solid);
+    RayCast { toi: r.toi * k, point: origin + dir * (r.toi * k), ..r }
 }
 
 /// The largest coordinate of the shape's bounding box, without forming its (possibly overflowing) diameter.

@@ -1,5 +1,7 @@
-use super::ray::{rescale, shape_size};
-use super::{contact_normal, initial_overlap, pair_scale, scaled_options, unit_or, valid_motion, Cast, CastOptions};
+use super::ray::rescale;
+use super::{
+    contact_normal, initial_overlap, pair_scale, pair_size, scaled_options, unit_or, valid_motion, Cast, CastOptions,
+};
 use crate::gjk::{distance_with, Distance, DistanceOptions, Status, WarmStart};
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::{length_unscaled, Scaled, SupportMap};
@@ -121,26 +123,27 @@ where
     }
     // Out of the squares' range, cast in a frame scaled by a power of two (see `shape_cast`): the turns are the same.
     let offset = (motion_b.pose.translation - motion_a.pose.translation).max_abs();
-    let size = shape_size(a).max(shape_size(b)).max(offset).max(options.target_distance);
+    let sizes = pair_size(a, b);
+    let size = sizes.extent.max(offset).max(options.target_distance);
     if let Some(k) = rescale::<V::Real>(size) {
         let inv = V::Real::ONE / k;
         let s = V::from_fn(|_| inv);
         let (sa, sb) = (Scaled::new(a, s).expect("finite"), Scaled::new(b, s).expect("finite"));
         let shrink =
             |m: &Motion<V>| Motion::new(Iso::new(m.pose.rotation, m.pose.translation * inv), m.linear * inv, m.angular);
-        let c = cast_in_range(&sa, &shrink(motion_a), &sb, &shrink(motion_b), &scaled_options(options, inv));
+        let (ma, mb) = (shrink(motion_a), shrink(motion_b));
+        let c = cast_in_range((&sa, &ma), (&sb, &mb), &scaled_options(options, inv), pair_scale(&sa, &sb));
         return Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c };
     }
-    cast_in_range(a, motion_a, b, motion_b, options)
+    cast_in_range((a, motion_a), (b, motion_b), options, sizes.scale)
 }
 
-/// [`time_of_impact`] on sizes whose squares the precision holds.
+/// [`time_of_impact`] on sizes whose squares the precision holds; `scale` is the pair's size.
 fn cast_in_range<V, A, B>(
-    a: &A,
-    motion_a: &Motion<V>,
-    b: &B,
-    motion_b: &Motion<V>,
+    (a, motion_a): (&A, &Motion<V>),
+    (b, motion_b): (&B, &Motion<V>),
     options: &CastOptions<V::Real>,
+    scale: V::Real,
 ) -> Cast<V>
 where
     V: Vector,
@@ -148,7 +151,6 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let zero = V::Real::ZERO;
-    let scale = pair_scale(a, b);
     let radii = a.radius() + b.radius();
     let rel_tol = V::Real::from_f64(1e-10).max(V::Real::from_f64(64.0) * V::Real::EPSILON);
     let tol = options.tolerance.unwrap_or(rel_tol * scale);

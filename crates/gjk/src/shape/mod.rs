@@ -23,7 +23,7 @@ mod polytope;
 mod posed;
 mod ray64;
 mod ray_span;
-pub(crate) use ray_span::comfortable;
+pub(crate) use ray_span::{comfortable, square_in_range};
 mod rounded;
 mod scaled;
 mod segment;

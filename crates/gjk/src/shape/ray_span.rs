@@ -27,12 +27,19 @@ pub(crate) struct Span<V: Vector> {
 /// brought near 1: q and r are divided by the larger of |q| and r, e by its own size, and t and the points
 /// scaled back.
 pub(crate) fn round<V: Vector>(q: V, e: V, r: V::Real) -> Option<RoundSpan<V>> {
+    // The squares themselves say whether they are in range (they are needed anyway).
+    let a = e.length_squared();
+    // (A zero square is fine only for a zero vector: a tiny one underflows to it.)
+    let fine = |v2: V::Real, zero: bool| zero || square_in_range(v2);
+    if fine(a, e == V::zero()) && fine(q.length_squared(), q == V::zero()) && fine(r * r, r == V::Real::ZERO) {
+        return round_in_range(q, e, r, a);
+    }
     let (size, speed) = (q.max_abs().max(r), e.max_abs());
-    if (comfortable(size) && comfortable(speed)) || !(size > V::Real::ZERO) || !(speed > V::Real::ZERO) {
-        return round_scaled(q, e, r);
+    if !(size > V::Real::ZERO) || !(speed > V::Real::ZERO) {
+        return round_in_range(q, e, r, a);
     }
     let (q, r, e) = (q * (V::Real::ONE / size), r / size, e * (V::Real::ONE / speed));
-    let s = round_scaled(q, e, r)?;
+    let s = round_in_range(q, e, r, e.length_squared())?;
     // t = t' · size / speed, as the unit of q + t e changed from (size, speed) to (1, 1); points by size.
     let back = |t: V::Real| t * (size / speed);
     Some(RoundSpan { t: (back(s.t.0), back(s.t.1)), p: (s.p.0 * size, s.p.1 * size) })
@@ -45,8 +52,12 @@ pub(crate) struct RoundSpan<V: Vector> {
     pub p: (V, V),
 }
 
-/// The unit vector along v (zero for v = 0), without overflow or underflow in |v|².
+/// The unit vector along v (zero for v = 0), also where |v|² would overflow or underflow.
 pub(crate) fn direction<V: Vector>(v: V) -> V {
+    let n = v.normalize_or_zero();
+    if n != V::zero() || v == V::zero() {
+        return n;
+    }
     let m = v.max_abs();
     if !(m > V::Real::ZERO) || !m.is_finite() {
         return V::zero();
@@ -54,15 +65,30 @@ pub(crate) fn direction<V: Vector>(v: V) -> V {
     (v * (V::Real::ONE / m)).normalize_or_zero()
 }
 
-/// True when x and its square are far from overflow and underflow in this precision (or x is zero).
-pub(crate) fn comfortable<R: Real>(x: R) -> bool {
-    let (small, big) = if R::EPSILON.to_f64() < 1e-10 { (1e-100, 1e100) } else { (1e-15, 1e15) };
-    x == R::ZERO || (x >= R::from_f64(small) && x <= R::from_f64(big))
+/// The range of magnitudes x for which x and x² are far from overflow and underflow in this precision.
+fn comfortable_range<R: Real>() -> (R, R) {
+    if R::EPSILON.to_f64() < 1e-10 {
+        (R::from_f64(1e-100), R::from_f64(1e100))
+    } else {
+        (R::from_f64(1e-15), R::from_f64(1e15))
+    }
 }
 
-fn round_scaled<V: Vector>(q: V, e: V, r: V::Real) -> Option<RoundSpan<V>> {
+/// True when x and its square are far from overflow and underflow in this precision (or x is zero).
+pub(crate) fn comfortable<R: Real>(x: R) -> bool {
+    let (small, big) = comfortable_range::<R>();
+    x == R::ZERO || (x >= small && x <= big)
+}
+
+/// [`comfortable`] for a number other than zero, given by its square (a zero square is an underflow).
+pub(crate) fn square_in_range<R: Real>(x2: R) -> bool {
+    let (small, big) = comfortable_range::<R>();
+    x2 >= small * small && x2 <= big * big
+}
+
+/// [`round`] when the squares are in range; `a` = e·e.
+fn round_in_range<V: Vector>(q: V, e: V, r: V::Real, a: V::Real) -> Option<RoundSpan<V>> {
     let zero = V::Real::ZERO;
-    let a = e.length_squared();
     if !(a > zero) {
         let inf = V::Real::INFINITY;
         return (q.length_squared() <= r * r).then_some(RoundSpan { t: (-inf, inf), p: (q, q) });
@@ -76,13 +102,11 @@ fn round_scaled<V: Vector>(q: V, e: V, r: V::Real) -> Option<RoundSpan<V>> {
     Some(RoundSpan { t: (tc - w, tc + w), p: (foot - e * w, foot + e * w) })
 }
 
-/// The closest point to the origin of the line q + t·e (e·e = a > 0) and its t, made perpendicular to e twice
-/// (the second pass removes what rounding left of the first).
+/// The closest point to the origin of the line q + t·e (e·e = a > 0), and its t. The vector is formed directly:
+/// its length is then good to the rounding of q's coordinates, however close the line passes to a sphere's edge.
 pub(crate) fn foot<V: Vector>(q: V, e: V, a: V::Real) -> (V, V::Real) {
     let tc = -q.dot(e) / a;
-    let f = q + e * tc;
-    let fix = -f.dot(e) / a;
-    (f + e * fix, tc + fix)
+    (q + e * tc, tc)
 }
 
 /// Where a t² + 2 b t + c ≤ 0, the roots taken without cancellation.
