@@ -632,3 +632,62 @@ fn parry_106_same_status_on_every_path_at_toi_zero() {
         );
     }
 }
+
+/// Hulls without an inside — a flat 3D polygon, a 2D segment — are met where the ray crosses them, exactly (in
+/// f64), with the normal facing the ray; they had only the GJK path, whose touching tolerance in f32 called far
+/// points hits (issue 11's needle). A tilted square and a segment, against the crossing computed here.
+#[test]
+fn flat_hull_rays_cross_exactly() {
+    let mut r = common::rng(0x5eed_0c31);
+    let q = common::unit_quat(&mut r);
+    let corners = [
+        DVec3::new(-1.0, -0.5, 0.0),
+        DVec3::new(1.0, -0.5, 0.0),
+        DVec3::new(1.0, 0.5, 0.0),
+        DVec3::new(-1.0, 0.5, 0.0),
+    ];
+    let square: Vec<DVec3> = corners.iter().map(|&c| q * c + DVec3::new(0.3, -0.2, 0.1)).collect();
+    let flat = ConvexPolytope::new(&square).unwrap();
+    let flat32 = ConvexPolytope::new(&square.iter().map(|p| p.as_vec3()).collect::<Vec<_>>()).unwrap();
+    let n = q * DVec3::Z;
+    let (mut hits, mut misses) = (0, 0);
+    for _ in 0..2000 {
+        let o = common::in_cube3(&mut r, 3.0);
+        let target = q * DVec3::new(common::uniform(&mut r, -1.3, 1.3), common::uniform(&mut r, -0.7, 0.7), 0.0)
+            + DVec3::new(0.3, -0.2, 0.1);
+        let d = target - o;
+        // The crossing, here: where n·(o + t d − target) = 0, i.e. t = 1; inside when |x| ≤ 1, |y| ≤ 0.5 locally.
+        let local = q.inverse() * (target - DVec3::new(0.3, -0.2, 0.1));
+        let inside = local.x.abs() <= 1.0 && local.y.abs() <= 0.5;
+        if (local.x.abs() - 1.0).abs() < 1e-9 || (local.y.abs() - 0.5).abs() < 1e-9 || n.dot(d).abs() < 1e-6 {
+            continue;
+        }
+        let c = ray_cast(&flat, &Iso::identity(), o, d, 10.0, true);
+        assert_eq!(c.hit, inside, "{c:?}");
+        let c32 = ray_cast(&flat32, &Iso::identity(), o.as_vec3(), d.as_vec3(), 10.0, true);
+        // In f32 the corners round off their plane (a sliver 1e-8 thick): a ray at a cosine c meets it up to
+        // 1e-8 / c earlier or later; checked where that is below 1e-5.
+        let steep = n.dot(d).abs() / d.length() > 0.01;
+        if inside {
+            hits += 1;
+            assert!(c.iterations == 0 && (c.toi - 1.0).abs() < 1e-12, "{c:?}");
+            let facing = if n.dot(d) < 0.0 { n } else { -n };
+            assert!((c.normal - facing).length() < 1e-12, "{c:?} vs {facing}");
+            assert!(!steep || c32.hit && (c32.toi - 1.0).abs() < 1e-5, "{c32:?}");
+        } else {
+            misses += 1;
+            let near_edge = (local.x.abs() - 1.0).abs() < 1e-5 || (local.y.abs() - 0.5).abs() < 1e-5;
+            assert!(!steep || !c32.hit || near_edge, "{c32:?}");
+        }
+    }
+    assert!(hits > 500 && misses > 300, "{hits} {misses}");
+    // A 2D segment: crossed at its point, missed beside it, along its line left to the GJK cast.
+    let seg = ConvexPolytope::new(&[DVec2::new(-1.0, 2.0), DVec2::new(3.0, 4.0)]).unwrap();
+    let c = ray_cast(&seg, &Iso::identity(), DVec2::new(1.0, 0.0), DVec2::new(0.0, 2.0), 10.0, true);
+    assert!(c.hit && c.iterations == 0 && (c.toi - 1.5).abs() < 1e-15, "{c:?}");
+    assert!((c.normal - DVec2::new(1.0, -2.0).normalize()).length() < 1e-15, "{c:?}");
+    let c = ray_cast(&seg, &Iso::identity(), DVec2::new(4.0, 0.0), DVec2::new(0.0, 2.0), 10.0, true);
+    assert!(!c.hit && c.toi == 10.0, "{c:?}");
+    let c = ray_cast(&seg, &Iso::identity(), DVec2::new(-3.0, 1.0), DVec2::new(2.0, 1.0), 10.0, true);
+    assert!(c.hit && c.iterations > 0 && (c.toi - 1.0).abs() < 1e-9, "along the line, by GJK: {c:?}");
+}

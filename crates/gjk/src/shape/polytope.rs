@@ -352,7 +352,11 @@ impl<V: Vector> ConvexPolytope<V> {
             return Vec::new();
         }
         let at = |i: u32| self.vertices[i as usize].to_f64_array();
-        let centre = self.centroid.to_f64_array();
+        // The mean in f64: an f32 centroid is off by more than a sliver of a hull is thick, and would turn its
+        // planes the wrong way.
+        let count = self.vertices.len() as f64;
+        let centre = (0..self.vertices.len() as u32).fold([0.0; 3], |c, i| add(c, at(i)));
+        let centre = [centre[0] / count, centre[1] / count, centre[2] / count];
         let plane = |normal: [f64; 3], facet: &[u32]| {
             let n = if dot(normal, sub(at(facet[0]), centre)) < 0.0 {
                 [-normal[0], -normal[1], -normal[2]]
@@ -573,8 +577,8 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
             match (self.kind, V::DIM) {
                 (HullKind::Segment, 2) => crossing_segment(at(0), at(1), o64, d64)?,
                 (HullKind::Polygon, 3) => {
-                    let ring: Vec<[f64; 3]> = self.faces().next()?.iter().map(|&i| at(i as usize)).collect();
-                    crossing_polygon(&ring, o64, d64)?
+                    let ring = self.faces().next()?;
+                    crossing_polygon(ring.len(), |k| at(ring[k] as usize), o64, d64)?
                 }
                 _ => return None,
             }

@@ -94,18 +94,20 @@ pub(crate) fn crossing_segment(a: P, b: P, o: P, d: P) -> Option<Option<Span64>>
     Some(Some(Span64 { t_in: t, n_in: n, t_out: t, n_out: scale(n, -1.0) }))
 }
 
-/// The ray o + t·d against the flat convex polygon `ring` (3D, vertices in cyclic order): where it crosses the
-/// polygon's plane inside the polygon, with the plane's normal facing the ray. `Some(None)` for a miss, `None`
-/// when the ray runs in the plane (the GJK cast answers).
-pub(crate) fn crossing_polygon(ring: &[P], o: P, d: P) -> Option<Option<Span64>> {
+/// The ray o + t·d against the flat convex polygon of `len` vertices `at(0..len)` (3D, in cyclic order): where it
+/// crosses the polygon's plane inside the polygon, with the plane's normal facing the ray. `Some(None)` for a
+/// miss, `None` when the ray runs in the plane (the GJK cast answers).
+pub(crate) fn crossing_polygon(len: usize, at: impl Fn(usize) -> P, o: P, d: P) -> Option<Option<Span64>> {
     // Newell's normal: the polygon's area vector, summed over its edges (no three points chosen, no cancellation
     // from a thin triangle).
     let mut area = [0.0; 3];
-    for (i, &p) in ring.iter().enumerate() {
-        area = add(area, cross(p, ring[(i + 1) % ring.len()]));
+    let mut centre = [0.0; 3];
+    for i in 0..len {
+        area = add(area, cross(at(i), at((i + 1) % len)));
+        centre = add(centre, at(i));
     }
     let n = unit(area)?;
-    let centre = scale(ring.iter().fold([0.0; 3], |s, &p| add(s, p)), 1.0 / ring.len() as f64);
+    let centre = scale(centre, 1.0 / len as f64);
     let rate = dot(n, d);
     let gap = dot(n, sub(centre, o));
     if rate == 0.0 {
@@ -115,10 +117,14 @@ pub(crate) fn crossing_polygon(ring: &[P], o: P, d: P) -> Option<Option<Span64>>
     let p = add(o, scale(d, t));
     // Inside every edge: the edge's in-plane outward normal (e × n for a counter-clockwise ring about n) must not
     // point at p, to within the rounding of the coordinates.
-    let size = ring.iter().fold(0.0f64, |m, q| m.max(q[0].abs()).max(q[1].abs()).max(q[2].abs()));
+    let size = (0..len).fold(0.0f64, |m, i| {
+        let q = at(i);
+        m.max(q[0].abs()).max(q[1].abs()).max(q[2].abs())
+    });
     let slack = 16.0 * f64::EPSILON * (size + p[0].abs().max(p[1].abs()).max(p[2].abs()));
-    for (i, &q) in ring.iter().enumerate() {
-        let e = sub(ring[(i + 1) % ring.len()], q);
+    for i in 0..len {
+        let q = at(i);
+        let e = sub(at((i + 1) % len), q);
         let Some(m) = unit(cross(e, n)) else { continue };
         if dot(m, sub(p, q)) > slack {
             return Some(None);
