@@ -15,9 +15,11 @@
 //! poses, converted from the same numbers ([`space`]).
 
 pub mod batch;
+pub mod broadphase;
 pub mod ccd;
 pub mod cells;
 pub mod rng;
+pub mod scenes;
 pub mod space;
 pub mod support;
 pub mod timing;

@@ -27,7 +27,8 @@
 //! * [`manifold`] — contact manifolds (up to four points, with stable ids).
 //! * [`cast`] — ray casts, linear shape casts and rotating time of impact.
 //! * [`batch`] — many queries on every core (feature `rayon`).
-//! * [`broadphase`] — which of many bodies may touch, from their bounding boxes (sweep and prune).
+//! * [`broadphase`] — which of many bodies may touch, from their bounding boxes (sweep and prune, a dynamic AABB
+//!   tree with region queries and ray casts).
 //! * [`trace`] — the observer hook that sees every step.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -37,11 +38,14 @@
 
 pub mod batch;
 pub mod broadphase;
+pub mod bvh;
 pub mod cast;
+pub mod composite;
 pub mod epa;
 pub mod gjk;
 pub mod manifold;
 pub mod math;
+pub mod query;
 #[cfg(feature = "serde")]
 mod serde_impls;
 pub mod shape;

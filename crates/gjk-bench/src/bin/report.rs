@@ -3,7 +3,8 @@
 //!
 //! Options: `--out PATH` (default: `bench/RESULTS.md` of the workspace), `--filter TEXT` (only cells whose id
 //! contains TEXT), `--batches N` (default 15), `--batch-ms MS` (default 6), `--pairs N` (default 64),
-//! `--skip-batch`, `--skip-support`.
+//! `--skip-batch`, `--skip-support`, `--broadphase-max N` (largest world of the broadphase curve, default 1e6; 0
+//! skips it), `--broadphase-repeats R` (default 3).
 //!
 //! `--profile ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]` measures nothing and writes nothing: it runs
 //! one contender of the cell with that exact id (`3D-f64/sphere/separated/intersection`) N times (default 10,000),
@@ -36,6 +37,8 @@ struct Options {
     pairs: usize,
     batch: bool,
     support: bool,
+    broadphase_max: usize,
+    broadphase_repeats: usize,
     profile: Option<(String, String, u64)>,
 }
 
@@ -47,6 +50,8 @@ fn options() -> Result<Options, String> {
         pairs: PAIRS,
         batch: true,
         support: true,
+        broadphase_max: 1_000_000,
+        broadphase_repeats: 3,
         profile: None,
     };
     let (mut who, mut calls) = ("ours".to_string(), 10_000u64);
@@ -64,13 +69,17 @@ fn options() -> Result<Options, String> {
             "--pairs" => o.pairs = value()?.parse().map_err(|e| format!("--pairs: {e}"))?,
             "--skip-batch" => o.batch = false,
             "--skip-support" => o.support = false,
+            "--broadphase-max" => o.broadphase_max = value()?.parse().map_err(|e| format!("--broadphase-max: {e}"))?,
+            "--broadphase-repeats" => {
+                o.broadphase_repeats = value()?.parse().map_err(|e| format!("--broadphase-repeats: {e}"))?
+            }
             "--profile" => o.profile = Some((value()?, String::new(), 0)),
             "--who" => who = value()?,
             "--calls" => calls = value()?.parse().map_err(|e| format!("--calls: {e}"))?,
             "-h" | "--help" => {
                 println!(
                     "report [--out PATH] [--filter TEXT] [--batches N] [--batch-ms MS] [--pairs N] [--skip-batch] \
-                     [--skip-support]\n       report --profile CELL-ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]"
+                     [--skip-support] [--broadphase-max N] [--broadphase-repeats R]\n       report --profile CELL-ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]"
                 );
                 std::process::exit(0);
             }
@@ -762,6 +771,11 @@ fn main() -> Result<(), String> {
         }
     }
 
+    let broadphase = (o.broadphase_max > 0).then(|| {
+        eprintln!("broadphase scaling…");
+        gjk_bench::broadphase::report_section(o.broadphase_max, o.broadphase_repeats, load_average)
+    });
+
     let machine = Machine {
         nproc: std::thread::available_parallelism().map_or(1, |n| n.get()),
         cpu: cpu_model(),
@@ -770,8 +784,13 @@ fn main() -> Result<(), String> {
         load_before,
         load_after: load_average(),
     };
-    let text =
+    let mut text =
         write_report(&o, &machine, &results, &checks, batch.as_ref(), &support_rows, &in_query_rows, start.elapsed());
+    // Composite shapes on real meshes (skipped with a message when the meshes are absent).
+    if o.filter.as_ref().is_none_or(|f| "scenes".contains(f.as_str())) {
+        text.push_str(&gjk_bench::scenes::section(&o.plan));
+    }
+    text.push_str(broadphase.as_deref().unwrap_or_default());
     if let Some(dir) = o.out.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

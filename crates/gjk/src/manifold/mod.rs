@@ -79,7 +79,24 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let p = penetration(a, pose_a, b, pose_b);
+    manifold_from_penetration(a, pose_a, b, pose_b, &penetration(a, pose_a, b, pose_b), prediction)
+}
+
+/// [`contact_manifold`] from a penetration answer already known (or a normal chosen by the caller, as a mesh does
+/// to replace the normal of an interior edge by its face's): the features supporting `p.normal` are clipped.
+pub(crate) fn manifold_from_penetration<V, A, B>(
+    a: &A,
+    pose_a: &Iso<V>,
+    b: &B,
+    pose_b: &Iso<V>,
+    p: &crate::epa::Penetration<V>,
+    prediction: V::Real,
+) -> Manifold<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     let mut m = Manifold {
         normal: p.normal,
         contacts: [Contact::default(); MAX_CONTACTS],

@@ -1,5 +1,3 @@
-//! Broadphase: which of many bodies may touch, decided from their bounding boxes before any GJK query runs.
-//!
 //! Sweep and prune. Every box is an interval on one axis — the axis along which the boxes' centres spread most,
 //! so the intervals overlap least there. Sorted by their lower ends, the intervals are swept in order while a list
 //! keeps those still open; each new box is tested against the open ones on the other axes. That costs
@@ -24,6 +22,8 @@
 
 use core::cmp::Ordering;
 
+use super::slots::Slots;
+use super::{diff_sorted, valid_box, BroadPhase, BroadPhaseError, PairChanges, ProxyId, ProxyPair};
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
 
@@ -42,6 +42,11 @@ impl SweepAndPrune {
     /// An empty sweep; buffers grow on first use.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Bytes held on the heap (the kept order and the sweep's list).
+    pub fn heap_bytes(&self) -> usize {
+        (self.order.capacity() + self.open.capacity()) * core::mem::size_of::<u32>()
     }
 
     /// Writes into `out` (cleared first) every pair `(i, j)`, `i < j`, of boxes that overlap or touch (as
@@ -112,5 +117,130 @@ fn insertion_sort(v: &mut [u32], before: impl Fn(u32, u32) -> Ordering) {
             j -= 1;
         }
         v[j] = x;
+    }
+}
+
+/// Sweep and prune behind the [`BroadPhase`] trait: proxies with ids and user data, whose boxes are swept
+/// together at each pair update. Its candidate pairs are exactly the overlapping pairs.
+///
+/// ```
+/// use gjk::broadphase::{BroadPhase, PairChanges, SweepAndPruneSet};
+/// use gjk::math::DVec2;
+/// use gjk::shape::Aabb;
+/// let mut set = SweepAndPruneSet::new();
+/// let a = set.insert(Aabb::new(DVec2::ZERO, DVec2::ONE), 7).unwrap();
+/// let b = set.insert(Aabb::new(DVec2::splat(0.5), DVec2::splat(2.0)), 8).unwrap();
+/// let mut changes = PairChanges::default();
+/// set.update_pairs(&mut changes);
+/// assert_eq!(changes.added, [(a, b)]);
+/// set.remove(b).unwrap();
+/// set.update_pairs(&mut changes);
+/// assert_eq!(changes.removed, [(a, b)]);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SweepAndPruneSet<V: Vector> {
+    slots: Slots<(Aabb<V>, u64)>,
+    sap: SweepAndPrune,
+    /// The live boxes by increasing id, and their ids: the sweep's input.
+    boxes: Vec<Aabb<V>>,
+    ids: Vec<ProxyId>,
+    found: Vec<(u32, u32)>,
+    candidates: Vec<ProxyPair>,
+    current: Vec<ProxyPair>,
+}
+
+impl<V: Vector> Default for SweepAndPruneSet<V> {
+    fn default() -> Self {
+        Self {
+            slots: Slots::default(),
+            sap: SweepAndPrune::new(),
+            boxes: Vec::new(),
+            ids: Vec::new(),
+            found: Vec::new(),
+            candidates: Vec::new(),
+            current: Vec::new(),
+        }
+    }
+}
+
+impl<V: Vector> SweepAndPruneSet<V> {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Bytes held on the heap (every buffer's capacity).
+    pub fn heap_bytes(&self) -> usize {
+        self.slots.heap_bytes()
+            + self.sap.heap_bytes()
+            + self.boxes.capacity() * core::mem::size_of::<Aabb<V>>()
+            + self.ids.capacity() * 4
+            + self.found.capacity() * 8
+            + (self.candidates.capacity() + self.current.capacity()) * core::mem::size_of::<ProxyPair>()
+    }
+
+    /// The sweep over the live boxes, written into `out` as proxy pairs.
+    fn sweep(&mut self, out: &mut Vec<ProxyPair>) {
+        self.boxes.clear();
+        self.ids.clear();
+        for (id, (aabb, _)) in self.slots.iter() {
+            self.boxes.push(*aabb);
+            self.ids.push(id);
+        }
+        self.sap.pairs(&self.boxes, &mut self.found);
+        // Ids increase with the index into `boxes`, so the sorted index pairs map to sorted id pairs.
+        out.clear();
+        out.extend(self.found.iter().map(|&(i, j)| (self.ids[i as usize], self.ids[j as usize])));
+    }
+}
+
+impl<V: Vector> BroadPhase<V> for SweepAndPruneSet<V> {
+    fn insert(&mut self, aabb: Aabb<V>, user_data: u64) -> Result<ProxyId, BroadPhaseError> {
+        if !valid_box(&aabb) {
+            return Err(BroadPhaseError::InvalidBox);
+        }
+        self.slots.insert((aabb, user_data))
+    }
+
+    fn update(&mut self, proxy: ProxyId, aabb: Aabb<V>) -> Result<(), BroadPhaseError> {
+        let slot = self.slots.get_mut(proxy).ok_or(BroadPhaseError::UnknownProxy(proxy))?;
+        if !valid_box(&aabb) {
+            return Err(BroadPhaseError::InvalidBox);
+        }
+        slot.0 = aabb;
+        Ok(())
+    }
+
+    fn remove(&mut self, proxy: ProxyId) -> Result<u64, BroadPhaseError> {
+        self.slots.remove(proxy).map(|(_, user)| user)
+    }
+
+    fn update_pairs(&mut self, changes: &mut PairChanges) {
+        changes.clear();
+        let mut current = core::mem::take(&mut self.current);
+        self.sweep(&mut current);
+        diff_sorted(&self.candidates, &current, changes);
+        self.current = core::mem::replace(&mut self.candidates, current);
+        self.slots.release_removed();
+    }
+
+    fn candidate_pairs(&self) -> &[ProxyPair] {
+        &self.candidates
+    }
+
+    fn overlapping_pairs(&mut self, out: &mut Vec<ProxyPair>) {
+        self.sweep(out);
+    }
+
+    fn user_data(&self, proxy: ProxyId) -> Option<u64> {
+        self.slots.get(proxy).map(|s| s.1)
+    }
+
+    fn aabb(&self, proxy: ProxyId) -> Option<Aabb<V>> {
+        self.slots.get(proxy).map(|s| s.0)
+    }
+
+    fn len(&self) -> usize {
+        self.slots.len()
     }
 }

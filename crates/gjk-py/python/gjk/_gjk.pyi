@@ -1,0 +1,262 @@
+"""Type stubs of the compiled extension ``gjk._gjk`` (the classes and functions re-exported by ``gjk``).
+
+Poses (``Pose``) wherever taken: ``None`` (identity); a homogeneous matrix, 4 × 4 in 3D, 3 × 3 in 2D; a row
+``[x, y, z, qx, qy, qz, qw]`` in 3D — quaternion in **(x, y, z, w)** order, scalar last — or ``[x, y, angle]`` in
+2D; or a tuple ``(translation, rotation)`` with rotation ``None``, a quaternion **(x, y, z, w)** or a 3 × 3 matrix
+in 3D, an angle or a 2 × 2 matrix in 2D.
+"""
+
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+ArrayLike = npt.ArrayLike
+DType = Union[str, type, np.dtype, None]
+Pose = Union[None, ArrayLike, Tuple[ArrayLike, Union[None, float, ArrayLike]]]
+
+STATUS_NAMES: List[str]
+ROTATION_TOLERANCE_F64: float
+ROTATION_TOLERANCE_F32: float
+
+class Shape:
+    """A convex shape in 2D or 3D, float64 or float32 (the base class of every shape)."""
+
+    @property
+    def dim(self) -> int:
+        """Number of coordinates: 2 or 3."""
+    @property
+    def dtype(self) -> str:
+        """The precision of the shape and of every answer involving it: "float64" or "float32"."""
+    @property
+    def kind(self) -> str:
+        """The family: "Sphere", "Box", "ConvexHull", ..."""
+    @property
+    def params(self) -> Dict[str, Any]:
+        """The constructor's arguments (without dtype)."""
+    @property
+    def radius(self) -> float:
+        """The rounding radius (the shape is its core swept by a ball of this radius)."""
+    @property
+    def vertices(self) -> Optional[np.ndarray]:
+        """The hull's vertices [V, dim] for a ConvexHull; None otherwise."""
+    @property
+    def faces(self) -> Optional[List[np.ndarray]]:
+        """The faces of a 3D ConvexHull (vertex indices, counter-clockwise from outside); None otherwise."""
+    def support(self, directions: ArrayLike) -> np.ndarray:
+        """Support points [N, dim] of the whole shape along directions [N, dim], in its local frame."""
+    def aabb(self, pose: Pose = None) -> Tuple[np.ndarray, np.ndarray]:
+        """The axis-aligned bounding box (min, max) of the shape at `pose`."""
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
+
+class Sphere(Shape):
+    """A sphere (3D ball) of `radius` centred on the local origin."""
+
+    def __init__(self, radius: float, dtype: DType = None) -> None: ...
+
+class Circle(Shape):
+    """A circle (2D ball) of `radius` centred on the local origin."""
+
+    def __init__(self, radius: float, dtype: DType = None) -> None: ...
+
+class Box(Shape):
+    """A box (3D) or rectangle (2D) centred on the local origin; the count of half-extents is the dimension."""
+
+    def __init__(self, half_extents: ArrayLike, dtype: DType = None) -> None: ...
+
+class Capsule(Shape):
+    """A capsule (3D) or stadium (2D) along local y: the segment (0, ±half_height) swept by a ball of radius."""
+
+    def __init__(self, half_height: float, radius: float, dim: int = 3, dtype: DType = None) -> None: ...
+
+class Cylinder(Shape):
+    """A 3D cylinder along local y, caps at y = ±half_height of `radius`."""
+
+    def __init__(self, half_height: float, radius: float, dtype: DType = None) -> None: ...
+
+class Cone(Shape):
+    """A 3D cone along local y: base disc of `radius` at y = −half_height, apex at +half_height."""
+
+    def __init__(self, half_height: float, radius: float, dtype: DType = None) -> None: ...
+
+class Ellipsoid(Shape):
+    """An ellipsoid (3D) or ellipse (2D) with semi-axes `radii`."""
+
+    def __init__(self, radii: ArrayLike, dtype: DType = None) -> None: ...
+
+class ConvexHull(Shape):
+    """The convex hull of points [N, 2] or [N, 3]; degenerate clouds (flat, collinear, one point) are valid."""
+
+    def __init__(self, points: ArrayLike, dtype: DType = None) -> None: ...
+
+class Segment(Shape):
+    """The segment from `a` to `b`."""
+
+    def __init__(self, a: ArrayLike, b: ArrayLike, dtype: DType = None) -> None: ...
+
+class Triangle(Shape):
+    """The triangle with corners `a`, `b`, `c`."""
+
+    def __init__(self, a: ArrayLike, b: ArrayLike, c: ArrayLike, dtype: DType = None) -> None: ...
+
+class Point(Shape):
+    """The single point `at`."""
+
+    def __init__(self, at: ArrayLike, dtype: DType = None) -> None: ...
+
+class Rounded(Shape):
+    """`shape` rounded by `radius` (every point within `radius` of it), in the shape's space."""
+
+    def __init__(self, shape: Shape, radius: float) -> None: ...
+
+class MinkowskiSum(Shape):
+    """The Minkowski sum a ⊕ b of two shapes of the same space."""
+
+    def __init__(self, a: Shape, b: Shape) -> None: ...
+
+class DistanceResult:
+    """The answer of `distance`."""
+
+    intersecting: bool
+    distance: float
+    point_a: np.ndarray
+    point_b: np.ndarray
+    normal: np.ndarray
+    iterations: int
+    status: str
+    status_code: int
+    error_bound: float
+
+class IntersectionResult:
+    """The answer of `intersects`; `bool(result)` is `intersecting`."""
+
+    intersecting: bool
+    iterations: int
+    status: str
+    status_code: int
+    def __bool__(self) -> bool: ...
+
+class PenetrationResult:
+    """The answer of `penetration`: the signed distance."""
+
+    intersecting: bool
+    distance: float
+    depth: float
+    normal: np.ndarray
+    point_a: np.ndarray
+    point_b: np.ndarray
+    iterations: int
+    status: str
+    status_code: int
+    error_bound: float
+
+class ContactManifold:
+    """The answer of `contact_manifold`; `len(m)` is the number of contacts."""
+
+    normal: np.ndarray
+    points_a: np.ndarray
+    points_b: np.ndarray
+    depths: np.ndarray
+    ids: np.ndarray
+    distance: float
+    status: str
+    status_code: int
+    def __len__(self) -> int: ...
+
+class RayHit:
+    """The answer of `ray_cast`; `bool(hit)` is `hit`."""
+
+    hit: bool
+    toi: float
+    normal: np.ndarray
+    point: np.ndarray
+    iterations: int
+    status: str
+    status_code: int
+    def __bool__(self) -> bool: ...
+
+class CastResult:
+    """The answer of `shape_cast` and `time_of_impact`; `bool(result)` is `hit`."""
+
+    hit: bool
+    toi: float
+    normal: np.ndarray
+    point_a: np.ndarray
+    point_b: np.ndarray
+    iterations: int
+    status: str
+    status_code: int
+    def __bool__(self) -> bool: ...
+
+def distance(
+    a: Shape,
+    pose_a: Pose,
+    b: Shape,
+    pose_b: Pose,
+    max_distance: Optional[float] = None,
+    max_iterations: int = 256,
+    tolerance: Optional[float] = None,
+) -> DistanceResult:
+    """Distance, closest points and normal (from A toward B) between two shapes."""
+
+def intersects(a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, max_iterations: int = 256) -> IntersectionResult:
+    """Whether two shapes overlap or touch."""
+
+def penetration(
+    a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, max_iterations: int = 256, tolerance: Optional[float] = None
+) -> PenetrationResult:
+    """Signed distance (negative: penetration depth), normal and deepest points."""
+
+def contact_manifold(a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, prediction: float = 0.0) -> ContactManifold:
+    """Up to 4 contacts (2 in 2D) sharing one normal, including contacts up to `prediction` apart."""
+
+def ray_cast(
+    shape: Shape, pose: Pose, origin: ArrayLike, direction: ArrayLike, max_toi: float = ..., solid: bool = True
+) -> RayHit:
+    """Casts the ray origin + t · direction, t in [0, max_toi], against the shape."""
+
+def shape_cast(
+    a: Shape,
+    pose_a: Pose,
+    velocity_a: ArrayLike,
+    b: Shape,
+    pose_b: Pose,
+    velocity_b: ArrayLike,
+    max_toi: float = ...,
+    target_distance: float = 0.0,
+    ignore_initial_overlap_when_separating: bool = False,
+    max_iterations: int = 256,
+    tolerance: Optional[float] = None,
+) -> CastResult:
+    """First time at which two translating shapes come within `target_distance`."""
+
+def time_of_impact(
+    a: Shape,
+    pose_a: Pose,
+    velocity_a: ArrayLike,
+    angular_a: Union[None, float, ArrayLike],
+    b: Shape,
+    pose_b: Pose,
+    velocity_b: ArrayLike,
+    angular_b: Union[None, float, ArrayLike],
+    max_toi: float = ...,
+    target_distance: float = 0.0,
+    max_iterations: int = 256,
+    tolerance: Optional[float] = None,
+) -> CastResult:
+    """First time at which two shapes under rigid motions (with rotation) come within `target_distance`."""
+
+def batch(
+    query: str,
+    shapes: Sequence[Shape],
+    ids_a: np.ndarray,
+    ids_b: np.ndarray,
+    poses_a: np.ndarray,
+    poses_b: np.ndarray,
+    threads: Optional[int] = None,
+    chunk: int = 65536,
+    progress: Optional[Callable[[int], Any]] = None,
+    on_invalid: str = "raise",
+    max_distance: Optional[float] = None,
+) -> Dict[str, np.ndarray]:
+    """The batch kernel behind gjk.batch_distance / batch_penetration / batch_intersects (use those)."""

@@ -1,0 +1,730 @@
+//! One query on one pair: the library's query, its answer as a small Python object (status, error bound,
+//! points as numpy arrays of the shapes' dtype).
+
+use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion};
+use gjk::manifold::contact_manifold;
+use gjk::math::{Iso, Real};
+use gjk::{distance_with, intersection, penetration_with, DistanceOptions, Status};
+use numpy::ndarray::{ArrayD, IxDyn};
+use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+use crate::pose::{coords, vector, Poses};
+use crate::shape::Shape;
+use crate::space::{with_space, Convex, Space};
+
+/// The status codes of batch arrays (and `status_code` of single answers).
+pub const STATUS_NAMES: [&str; 5] = ["converged", "max_iterations", "stalled", "above_bound", "invalid_input"];
+/// The row's input was invalid (a NaN, a non-rotation) and `on_invalid="status"` was asked: no answer.
+pub const INVALID: u8 = 4;
+
+pub fn status_code(s: Status) -> u8 {
+    match s {
+        Status::Converged => 0,
+        Status::MaxIterations => 1,
+        Status::Stalled => 2,
+        Status::AboveBound => 3,
+    }
+}
+
+/// The two shapes' geometry in space `V` (both must be of it).
+pub fn pair<'s, V: Space>(a: &'s Shape, b: &'s Shape) -> PyResult<(&'s Convex<V>, &'s Convex<V>)> {
+    match (V::convex(&a.geom), V::convex(&b.geom)) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(PyValueError::new_err(format!(
+            "the shapes are of different spaces: a is {}, b is {} (dimension and dtype must agree)",
+            a.geom.space_name(),
+            b.geom.space_name()
+        ))),
+    }
+}
+
+fn asarray<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyArrayDyn<f64>>> {
+    let arr = py.import("numpy")?.getattr("asarray")?.call1((obj, "float64"))?;
+    arr.cast_into::<PyArrayDyn<f64>>().map_err(PyErr::from)
+}
+
+/// Numbers of a small array, flattened, with its shape.
+fn flat(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(Vec<f64>, Vec<usize>)> {
+    let arr = asarray(py, obj)?;
+    let ro = arr.readonly();
+    let view = ro.as_array();
+    Ok((view.iter().copied().collect(), view.shape().to_vec()))
+}
+
+/// One pose in any of its Python forms: None (identity); a homogeneous matrix [D+1, D+1]; a row (3D: x, y, z,
+/// qx, qy, qz, qw; 2D: x, y, angle); or a tuple (translation, rotation) with rotation None, a quaternion
+/// (x, y, z, w) or a 3 × 3 matrix in 3D, an angle or a 2 × 2 matrix in 2D.
+pub fn one_pose<V: Space>(py: Python<'_>, obj: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Iso<V>> {
+    let Some(obj) = obj.filter(|o| !o.is_none()) else {
+        return Ok(Iso::identity());
+    };
+    let err = |e: String| PyValueError::new_err(format!("{what}: {e}"));
+    let d = V::DIM;
+    let (data, shape) = match obj.cast::<PyTuple>() {
+        Ok(t) if t.len() == 2 => {
+            let (trans, _) = flat(py, &t.get_item(0)?)?;
+            if trans.len() != d {
+                return Err(err(format!("the translation must have {d} numbers, got {}", trans.len())));
+            }
+            let rot = t.get_item(1)?;
+            let (r, rshape) = if rot.is_none() {
+                (if d == 3 { vec![0.0, 0.0, 0.0, 1.0] } else { vec![0.0] }, vec![V::ROTATION_LEN])
+            } else {
+                flat(py, &rot)?
+            };
+            if rshape.len() == 2 {
+                if rshape != [d, d] {
+                    return Err(err(format!("a rotation matrix must be {d} × {d}, got {rshape:?}")));
+                }
+                // The homogeneous matrix of (rotation, translation).
+                let mut m = vec![0.0; (d + 1) * (d + 1)];
+                for i in 0..d {
+                    m[i * (d + 1)..i * (d + 1) + d].copy_from_slice(&r[i * d..i * d + d]);
+                    m[i * (d + 1) + d] = trans[i];
+                }
+                m[(d + 1) * (d + 1) - 1] = 1.0;
+                (m, vec![1, d + 1, d + 1])
+            } else {
+                if r.len() != V::ROTATION_LEN {
+                    let want = if d == 3 {
+                        "a quaternion (x, y, z, w) or a 3 × 3 matrix"
+                    } else {
+                        "an angle or a 2 × 2 matrix"
+                    };
+                    return Err(err(format!("the rotation must be {want}, got {} numbers", r.len())));
+                }
+                let mut row = trans;
+                row.extend(r);
+                (row, vec![1, d + V::ROTATION_LEN])
+            }
+        }
+        _ => {
+            let (data, mut shape) = flat(py, obj)?;
+            shape.insert(0, 1);
+            (data, shape)
+        }
+    };
+    let arr = ArrayD::from_shape_vec(IxDyn(&shape), data.into_iter().map(V::Scalar::from_f64).collect())
+        .map_err(|e| err(e.to_string()))?;
+    let poses = Poses::<V>::new(arr.view().into_dyn(), what).map_err(PyValueError::new_err)?;
+    poses.get(0).map_err(err)
+}
+
+/// A vector argument (origin, direction, velocity) of exactly DIM numbers.
+fn vec_arg<V: Space>(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<V> {
+    let (data, shape) = flat(py, obj)?;
+    if shape.len() != 1 {
+        return Err(PyValueError::new_err(format!("{what} must be a vector of {} numbers", V::DIM)));
+    }
+    vector::<V>(&data, what).map_err(PyValueError::new_err)
+}
+
+/// An angular velocity: a number in 2D (radians per unit time), a vector in 3D.
+fn angular_arg<V: Space>(
+    py: Python<'_>,
+    obj: Option<&Bound<'_, PyAny>>,
+    what: &str,
+) -> PyResult<gjk::cast::Angular<V>> {
+    let w = match obj.filter(|o| !o.is_none()) {
+        None => vec![0.0; V::ANGULAR_LEN],
+        Some(o) => flat(py, o)?.0,
+    };
+    if w.len() != V::ANGULAR_LEN || w.iter().any(|x| !x.is_finite()) {
+        let want = if V::DIM == 3 { "a vector of 3 finite numbers" } else { "a finite number" };
+        return Err(PyValueError::new_err(format!("{what} must be {want}, got {w:?}")));
+    }
+    Ok(V::angular(&w))
+}
+
+fn arr<'py, V: Space>(py: Python<'py>, v: V) -> Py<PyAny> {
+    PyArray1::from_iter(py, coords(v)).into_any().unbind()
+}
+
+fn fmt_vec(py: Python<'_>, v: &Py<PyAny>) -> String {
+    v.bind(py).call_method0("tolist").and_then(|l| l.repr()).map(|r| r.to_string()).unwrap_or_default()
+}
+
+fn options<R: Real>(
+    max_iterations: u32,
+    tolerance: Option<f64>,
+    max_distance: Option<f64>,
+) -> PyResult<DistanceOptions<R>> {
+    let mut o = DistanceOptions::<R> { max_iterations, ..DistanceOptions::default() };
+    if let Some(t) = tolerance {
+        if !(t > 0.0 && t.is_finite()) {
+            return Err(PyValueError::new_err(format!("tolerance must be positive and finite, got {t}")));
+        }
+        o.tolerance = R::from_f64(t);
+    }
+    if let Some(m) = max_distance {
+        if m.is_nan() {
+            return Err(PyValueError::new_err("max_distance is NaN"));
+        }
+        o.max_distance = Some(R::from_f64(m));
+    }
+    Ok(o)
+}
+
+/// The answer of `gjk.distance`.
+#[pyclass(frozen, get_all, module = "gjk")]
+pub struct DistanceResult {
+    /// True when the shapes overlap or touch.
+    intersecting: bool,
+    /// The distance (0 when intersecting; a lower bound when status is "above_bound").
+    distance: f64,
+    /// Closest point of A (world).
+    point_a: Py<PyAny>,
+    /// Closest point of B (world); point_b − point_a = distance · normal when apart.
+    point_b: Py<PyAny>,
+    /// Unit vector from A toward B (zeros when the cores overlap).
+    normal: Py<PyAny>,
+    /// GJK iterations.
+    iterations: u32,
+    /// "converged", "max_iterations", "stalled" or "above_bound".
+    status: &'static str,
+    /// The status as its batch code (0 converged, 1 max_iterations, 2 stalled, 3 above_bound).
+    status_code: u8,
+    /// Upper minus lower bound on the distance proven by the run.
+    error_bound: f64,
+}
+
+#[pymethods]
+impl DistanceResult {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "DistanceResult(distance={:?}, intersecting={}, status='{}', error_bound={:?}, point_a={}, point_b={}, normal={}, iterations={})",
+            self.distance,
+            if self.intersecting { "True" } else { "False" },
+            self.status,
+            self.error_bound,
+            fmt_vec(py, &self.point_a),
+            fmt_vec(py, &self.point_b),
+            fmt_vec(py, &self.normal),
+            self.iterations
+        )
+    }
+}
+
+/// Distance, closest points and normal between shape `a` at `pose_a` and shape `b` at `pose_b`.
+///
+/// Returns a DistanceResult: `distance` (0 when intersecting), `point_a`, `point_b` (world), `normal` (unit,
+/// from A toward B), `intersecting`, `status`, `error_bound` (upper minus lower bound proven by the run),
+/// `iterations`. `max_distance`: stop early once the shapes are known to be farther apart (status
+/// "above_bound", distance a lower bound). `tolerance`: relative duality-gap tolerance (default 64 ε).
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b, max_distance=None, max_iterations=256, tolerance=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn distance(
+    py: Python<'_>,
+    a: PyRef<'_, Shape>,
+    pose_a: Option<&Bound<'_, PyAny>>,
+    b: PyRef<'_, Shape>,
+    pose_b: Option<&Bound<'_, PyAny>>,
+    max_distance: Option<f64>,
+    max_iterations: u32,
+    tolerance: Option<f64>,
+) -> PyResult<DistanceResult> {
+    with_space!(&a.geom, V => {
+        let (sa, sb) = pair::<V>(&a, &b)?;
+        let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
+        let o = options(max_iterations, tolerance, max_distance)?;
+        let d = distance_with(sa.as_ref(), &pa, sb.as_ref(), &pb, &o, None, &mut ());
+        Ok(DistanceResult {
+            intersecting: d.intersecting,
+            distance: d.distance.to_f64(),
+            point_a: arr(py, d.point_a),
+            point_b: arr(py, d.point_b),
+            normal: arr(py, d.normal),
+            iterations: d.iterations,
+            status: d.status.as_str(),
+            status_code: status_code(d.status),
+            error_bound: d.error_bound.to_f64(),
+        })
+    })
+}
+
+/// The answer of `gjk.intersects`: true when the shapes overlap or touch (`bool(result)` is that answer).
+#[pyclass(frozen, get_all, module = "gjk")]
+pub struct IntersectionResult {
+    /// True when the shapes overlap or touch.
+    intersecting: bool,
+    /// GJK iterations.
+    iterations: u32,
+    /// "converged" when decided; otherwise the answer is the best guess.
+    status: &'static str,
+    /// The status as its batch code.
+    status_code: u8,
+}
+
+#[pymethods]
+impl IntersectionResult {
+    fn __bool__(&self) -> bool {
+        self.intersecting
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "IntersectionResult(intersecting={}, status='{}', iterations={})",
+            if self.intersecting { "True" } else { "False" },
+            self.status,
+            self.iterations
+        )
+    }
+}
+
+/// Whether shape `a` at `pose_a` and shape `b` at `pose_b` overlap or touch.
+///
+/// Returns an IntersectionResult (`bool(result)` is the answer) with `status` and `iterations`; the answer
+/// equals `distance(...).intersecting`.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b, max_iterations=256))]
+pub fn intersects(
+    py: Python<'_>,
+    a: PyRef<'_, Shape>,
+    pose_a: Option<&Bound<'_, PyAny>>,
+    b: PyRef<'_, Shape>,
+    pose_b: Option<&Bound<'_, PyAny>>,
+    max_iterations: u32,
+) -> PyResult<IntersectionResult> {
+    with_space!(&a.geom, V => {
+        let (sa, sb) = pair::<V>(&a, &b)?;
+        let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
+        let o = options(max_iterations, None, None)?;
+        let r = intersection(sa.as_ref(), &pa, sb.as_ref(), &pb, &o, None, &mut ());
+        Ok(IntersectionResult {
+            intersecting: r.intersecting,
+            iterations: r.iterations,
+            status: r.status.as_str(),
+            status_code: status_code(r.status),
+        })
+    })
+}
+
+/// The answer of `gjk.penetration`: the signed distance.
+#[pyclass(frozen, get_all, module = "gjk")]
+pub struct PenetrationResult {
+    /// True when the shapes overlap or touch.
+    intersecting: bool,
+    /// Signed distance: the gap when apart, minus the depth when overlapping.
+    distance: f64,
+    /// Penetration depth, max(0, −distance).
+    depth: f64,
+    /// Unit vector from A toward B: moving B by depth · normal separates the shapes.
+    normal: Py<PyAny>,
+    /// A's point deepest into B (the closest point when apart), world.
+    point_a: Py<PyAny>,
+    /// B's point deepest into A; point_b − point_a = distance · normal.
+    point_b: Py<PyAny>,
+    /// GJK plus EPA iterations.
+    iterations: u32,
+    /// How the query ended (the worse of GJK's and EPA's).
+    status: &'static str,
+    /// The status as its batch code.
+    status_code: u8,
+    /// Upper minus lower bound on the signed distance proven by the run.
+    error_bound: f64,
+}
+
+#[pymethods]
+impl PenetrationResult {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "PenetrationResult(distance={:?}, depth={:?}, status='{}', error_bound={:?}, normal={}, point_a={}, point_b={}, iterations={})",
+            self.distance,
+            self.depth,
+            self.status,
+            self.error_bound,
+            fmt_vec(py, &self.normal),
+            fmt_vec(py, &self.point_a),
+            fmt_vec(py, &self.point_b),
+            self.iterations
+        )
+    }
+}
+
+/// Signed distance of two shapes: the gap when apart, minus the penetration depth when overlapping (EPA on the
+/// shapes' cores; balls and capsules exact).
+///
+/// Returns a PenetrationResult: `distance` (signed), `depth`, `normal` (moving B by depth · normal separates
+/// them), `point_a`, `point_b` (deepest points; point_b − point_a = distance · normal), `status`,
+/// `error_bound`, `iterations`.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b, max_iterations=256, tolerance=None))]
+pub fn penetration(
+    py: Python<'_>,
+    a: PyRef<'_, Shape>,
+    pose_a: Option<&Bound<'_, PyAny>>,
+    b: PyRef<'_, Shape>,
+    pose_b: Option<&Bound<'_, PyAny>>,
+    max_iterations: u32,
+    tolerance: Option<f64>,
+) -> PyResult<PenetrationResult> {
+    with_space!(&a.geom, V => {
+        let (sa, sb) = pair::<V>(&a, &b)?;
+        let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
+        let o = options(max_iterations, tolerance, None)?;
+        let p = penetration_with(sa.as_ref(), &pa, sb.as_ref(), &pb, &o, &mut ());
+        Ok(PenetrationResult {
+            intersecting: p.intersecting,
+            distance: p.distance.to_f64(),
+            depth: p.depth.to_f64(),
+            normal: arr(py, p.normal),
+            point_a: arr(py, p.point_a),
+            point_b: arr(py, p.point_b),
+            iterations: p.iterations,
+            status: p.status.as_str(),
+            status_code: status_code(p.status),
+            error_bound: p.error_bound.to_f64(),
+        })
+    })
+}
+
+/// The answer of `gjk.contact_manifold`: up to 4 contacts (2 in 2D) sharing one normal.
+#[pyclass(frozen, get_all, module = "gjk")]
+pub struct ContactManifold {
+    /// Unit normal from A toward B shared by every contact.
+    normal: Py<PyAny>,
+    /// Points on A [K, dim] (world).
+    points_a: Py<PyAny>,
+    /// Points on B [K, dim] (world).
+    points_b: Py<PyAny>,
+    /// Penetration depth of each contact [K] (negative: a gap within the prediction distance).
+    depths: Py<PyAny>,
+    /// Stable ids [K] (uint64): the same contact keeps its id from frame to frame.
+    ids: Py<PyAny>,
+    /// The pair's signed distance.
+    distance: f64,
+    /// How the underlying penetration query ended.
+    status: &'static str,
+    /// The status as its batch code.
+    status_code: u8,
+}
+
+#[pymethods]
+impl ContactManifold {
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        self.depths.bind(py).len()
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "ContactManifold(contacts={}, distance={:?}, status='{}', normal={}, depths={})",
+            self.depths.bind(py).len().unwrap_or(0),
+            self.distance,
+            self.status,
+            fmt_vec(py, &self.normal),
+            fmt_vec(py, &self.depths)
+        )
+    }
+}
+
+/// The contact manifold of two shapes: up to 4 contacts (2 in 2D) sharing one normal, including contacts up to
+/// `prediction` apart.
+///
+/// Returns a ContactManifold: `normal`, `points_a` [K, dim], `points_b` [K, dim], `depths` [K] (negative: a
+/// gap), `ids` [K] (uint64, stable from frame to frame), `distance`, `status`; `len(m)` is K.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
+#[pyfunction(name = "contact_manifold")]
+#[pyo3(signature = (a, pose_a, b, pose_b, prediction=0.0))]
+pub fn contact_manifold_py(
+    py: Python<'_>,
+    a: PyRef<'_, Shape>,
+    pose_a: Option<&Bound<'_, PyAny>>,
+    b: PyRef<'_, Shape>,
+    pose_b: Option<&Bound<'_, PyAny>>,
+    prediction: f64,
+) -> PyResult<ContactManifold> {
+    if prediction.is_nan() {
+        return Err(PyValueError::new_err("prediction is NaN"));
+    }
+    with_space!(&a.geom, V => {
+        let (sa, sb) = pair::<V>(&a, &b)?;
+        let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
+        let m = contact_manifold(sa.as_ref(), &pa, sb.as_ref(), &pb, <V as Space>::Scalar::from_f64(prediction));
+        let c = m.contacts();
+        let k = c.len();
+        let pts = |f: &dyn Fn(&gjk::manifold::Contact<V>) -> V| -> PyResult<Py<PyAny>> {
+            Ok(PyArray1::from_iter(py, c.iter().flat_map(|x| coords(f(x)))).reshape([k, <V as gjk::math::Vector>::DIM])?.into_any().unbind())
+        };
+        Ok(ContactManifold {
+            normal: arr(py, m.normal),
+            points_a: pts(&|x| x.point_a)?,
+            points_b: pts(&|x| x.point_b)?,
+            depths: PyArray1::from_iter(py, c.iter().map(|x| x.depth)).into_any().unbind(),
+            ids: PyArray1::from_iter(py, c.iter().map(|x| x.id)).into_any().unbind(),
+            distance: m.distance.to_f64(),
+            status: m.status.as_str(),
+            status_code: status_code(m.status),
+        })
+    })
+}
+
+/// The answer of `gjk.ray_cast`.
+#[pyclass(frozen, get_all, module = "gjk")]
+pub struct RayHit {
+    /// True when the ray meets the shape within [0, max_toi].
+    hit: bool,
+    /// Time of impact: point = origin + toi · direction (inf on a miss).
+    toi: f64,
+    /// Unit outward normal at the hit (zeros for a solid hit from inside, or a miss).
+    normal: Py<PyAny>,
+    /// origin + toi · direction.
+    point: Py<PyAny>,
+    /// Advancement steps of the GJK path (0 on an exact fast path).
+    iterations: u32,
+    /// How the query ended.
+    status: &'static str,
+    /// The status as its batch code.
+    status_code: u8,
+}
+
+#[pymethods]
+impl RayHit {
+    fn __bool__(&self) -> bool {
+        self.hit
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "RayHit(hit={}, toi={:?}, point={}, normal={}, status='{}')",
+            if self.hit { "True" } else { "False" },
+            self.toi,
+            fmt_vec(py, &self.point),
+            fmt_vec(py, &self.normal),
+            self.status
+        )
+    }
+}
+
+/// Casts the ray origin + t · direction, t in [0, max_toi], against `shape` at `pose`.
+///
+/// `direction` need not be unit length. A `solid` shape is hit at t = 0 by a ray starting inside it; a hollow one
+/// where the ray leaves it. Returns a RayHit (`bool(hit)`): `toi`, `point`, `normal` (outward), `status`.
+/// `pose` takes every form of `gjk.distance`'s poses.
+#[pyfunction(name = "ray_cast")]
+#[pyo3(signature = (shape, pose, origin, direction, max_toi=f64::INFINITY, solid=true))]
+pub fn ray_cast_py(
+    py: Python<'_>,
+    shape: PyRef<'_, Shape>,
+    pose: Option<&Bound<'_, PyAny>>,
+    origin: &Bound<'_, PyAny>,
+    direction: &Bound<'_, PyAny>,
+    max_toi: f64,
+    solid: bool,
+) -> PyResult<RayHit> {
+    if max_toi.is_nan() {
+        return Err(PyValueError::new_err("max_toi is NaN"));
+    }
+    with_space!(&shape.geom, V => {
+        let s = V::convex(&shape.geom).expect("own space");
+        let p = one_pose::<V>(py, pose, "pose")?;
+        let (o, d) = (vec_arg::<V>(py, origin, "origin")?, vec_arg::<V>(py, direction, "direction")?);
+        let r = ray_cast(s.as_ref(), &p, o, d, <V as Space>::Scalar::from_f64(max_toi), solid);
+        Ok(RayHit {
+            hit: r.hit,
+            toi: r.toi.to_f64(),
+            normal: arr(py, r.normal),
+            point: arr(py, r.point),
+            iterations: r.iterations,
+            status: r.status.as_str(),
+            status_code: status_code(r.status),
+        })
+    })
+}
+
+/// The answer of `gjk.shape_cast` and `gjk.time_of_impact`.
+#[pyclass(frozen, get_all, module = "gjk")]
+pub struct CastResult {
+    /// True when the shapes reach the target distance within [0, max_toi].
+    hit: bool,
+    /// Time of impact (inf on a miss).
+    toi: f64,
+    /// Unit normal from A toward B at the time of impact.
+    normal: Py<PyAny>,
+    /// Witness point on A at the time of impact (world).
+    point_a: Py<PyAny>,
+    /// Witness point on B at the time of impact (world).
+    point_b: Py<PyAny>,
+    /// Advancement steps (each one GJK query).
+    iterations: u32,
+    /// "converged" when decided; "max_iterations" when the cap was reached.
+    status: &'static str,
+    /// The status as its batch code.
+    status_code: u8,
+}
+
+#[pymethods]
+impl CastResult {
+    fn __bool__(&self) -> bool {
+        self.hit
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "CastResult(hit={}, toi={:?}, normal={}, point_a={}, point_b={}, status='{}', iterations={})",
+            if self.hit { "True" } else { "False" },
+            self.toi,
+            fmt_vec(py, &self.normal),
+            fmt_vec(py, &self.point_a),
+            fmt_vec(py, &self.point_b),
+            self.status,
+            self.iterations
+        )
+    }
+}
+
+fn cast_result<V: Space>(py: Python<'_>, c: Cast<V>) -> CastResult {
+    CastResult {
+        hit: c.hit,
+        toi: c.toi.to_f64(),
+        normal: arr(py, c.normal),
+        point_a: arr(py, c.point_a),
+        point_b: arr(py, c.point_b),
+        iterations: c.iterations,
+        status: c.status.as_str(),
+        status_code: status_code(c.status),
+    }
+}
+
+fn cast_options<R: Real>(
+    max_toi: f64,
+    target_distance: f64,
+    ignore_initial_overlap_when_separating: bool,
+    max_iterations: u32,
+    tolerance: Option<f64>,
+) -> PyResult<CastOptions<R>> {
+    if max_toi.is_nan() || !target_distance.is_finite() || tolerance.is_some_and(|t| !(t > 0.0)) {
+        return Err(PyValueError::new_err(
+            "max_toi must not be NaN, target_distance must be finite, tolerance positive",
+        ));
+    }
+    Ok(CastOptions {
+        max_toi: R::from_f64(max_toi),
+        target_distance: R::from_f64(target_distance),
+        ignore_initial_overlap_when_separating,
+        max_iterations,
+        tolerance: tolerance.map(R::from_f64),
+    })
+}
+
+/// First time in [0, max_toi] at which two shapes translating at `velocity_a` and `velocity_b` come within
+/// `target_distance` (linear shape cast; no tunnelling).
+///
+/// Returns a CastResult (`bool(result)` is `hit`): `toi`, `normal` (from A toward B), `point_a`, `point_b`
+/// (world, at the time of impact), `status`, `iterations`. With
+/// `ignore_initial_overlap_when_separating`, shapes already within the target and moving apart are no hit.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
+#[pyfunction(name = "shape_cast")]
+#[pyo3(signature = (a, pose_a, velocity_a, b, pose_b, velocity_b, max_toi=f64::INFINITY, target_distance=0.0,
+    ignore_initial_overlap_when_separating=false, max_iterations=256, tolerance=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn shape_cast_py(
+    py: Python<'_>,
+    a: PyRef<'_, Shape>,
+    pose_a: Option<&Bound<'_, PyAny>>,
+    velocity_a: &Bound<'_, PyAny>,
+    b: PyRef<'_, Shape>,
+    pose_b: Option<&Bound<'_, PyAny>>,
+    velocity_b: &Bound<'_, PyAny>,
+    max_toi: f64,
+    target_distance: f64,
+    ignore_initial_overlap_when_separating: bool,
+    max_iterations: u32,
+    tolerance: Option<f64>,
+) -> PyResult<CastResult> {
+    with_space!(&a.geom, V => {
+        let (sa, sb) = pair::<V>(&a, &b)?;
+        let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
+        let (va, vb) = (vec_arg::<V>(py, velocity_a, "velocity_a")?, vec_arg::<V>(py, velocity_b, "velocity_b")?);
+        let o = cast_options(max_toi, target_distance, ignore_initial_overlap_when_separating, max_iterations, tolerance)?;
+        Ok(cast_result(py, shape_cast(sa.as_ref(), &pa, va, sb.as_ref(), &pb, vb, &o)))
+    })
+}
+
+/// First time in [0, max_toi] at which two shapes under rigid motions (constant linear velocity and angular
+/// velocity about their local origin, world frame) come within `target_distance`: conservative advancement,
+/// never past a contact.
+///
+/// `angular_a`, `angular_b`: radians per unit time, a vector in 3D, a number in 2D (None: no rotation). Returns
+/// a CastResult (`bool(result)` is `hit`).
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
+#[pyfunction(name = "time_of_impact")]
+#[pyo3(signature = (a, pose_a, velocity_a, angular_a, b, pose_b, velocity_b, angular_b, max_toi=f64::INFINITY,
+    target_distance=0.0, max_iterations=256, tolerance=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn time_of_impact_py(
+    py: Python<'_>,
+    a: PyRef<'_, Shape>,
+    pose_a: Option<&Bound<'_, PyAny>>,
+    velocity_a: &Bound<'_, PyAny>,
+    angular_a: Option<&Bound<'_, PyAny>>,
+    b: PyRef<'_, Shape>,
+    pose_b: Option<&Bound<'_, PyAny>>,
+    velocity_b: &Bound<'_, PyAny>,
+    angular_b: Option<&Bound<'_, PyAny>>,
+    max_toi: f64,
+    target_distance: f64,
+    max_iterations: u32,
+    tolerance: Option<f64>,
+) -> PyResult<CastResult> {
+    with_space!(&a.geom, V => {
+        let (sa, sb) = pair::<V>(&a, &b)?;
+        let ma = Motion::new(
+            one_pose::<V>(py, pose_a, "pose_a")?,
+            vec_arg::<V>(py, velocity_a, "velocity_a")?,
+            angular_arg::<V>(py, angular_a, "angular_a")?,
+        );
+        let mb = Motion::new(
+            one_pose::<V>(py, pose_b, "pose_b")?,
+            vec_arg::<V>(py, velocity_b, "velocity_b")?,
+            angular_arg::<V>(py, angular_b, "angular_b")?,
+        );
+        let o = cast_options(max_toi, target_distance, false, max_iterations, tolerance)?;
+        Ok(cast_result(py, time_of_impact(sa.as_ref(), &ma, sb.as_ref(), &mb, &o)))
+    })
+}
+
+/// Registers the functions and result classes.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<DistanceResult>()?;
+    m.add_class::<IntersectionResult>()?;
+    m.add_class::<PenetrationResult>()?;
+    m.add_class::<ContactManifold>()?;
+    m.add_class::<RayHit>()?;
+    m.add_class::<CastResult>()?;
+    m.add_function(wrap_pyfunction!(distance, m)?)?;
+    m.add_function(wrap_pyfunction!(intersects, m)?)?;
+    m.add_function(wrap_pyfunction!(penetration, m)?)?;
+    m.add_function(wrap_pyfunction!(contact_manifold_py, m)?)?;
+    m.add_function(wrap_pyfunction!(ray_cast_py, m)?)?;
+    m.add_function(wrap_pyfunction!(shape_cast_py, m)?)?;
+    m.add_function(wrap_pyfunction!(time_of_impact_py, m)?)?;
+    m.add("STATUS_NAMES", STATUS_NAMES.to_vec())?;
+    Ok(())
+}
