@@ -139,7 +139,7 @@ impl<V: Vector2> Refinement<V> {
 }
 
 /// Runs EPA from GJK's final simplex (any number of vertices; the origin on or inside it). With `curved`, the
-/// direction EPA ends on is refined on the support function itself (see [`refine`]).
+/// direction EPA ends on is refined on the support function itself (see `epa::refine`).
 pub fn expand<V: Vector2>(
     start: &[DiffVertex<V>],
     support: &mut dyn FnMut(V) -> DiffVertex<V>,

@@ -307,7 +307,7 @@ impl<V: Vector3> Polytope<V> {
 }
 
 /// Vertices the expansion itself may use; the refinement of curved shapes adds its points, and the iterations
-/// after them, in the room left above (see [`refine`]).
+/// after them, in the room left above (see `epa::refine`).
 const MAIN_VERTS: usize = 128;
 
 /// EPA iterations allowed after a refinement's points are added: enough for the faces around them to close on the
@@ -316,7 +316,7 @@ const MAIN_VERTS: usize = 128;
 const EXTRA_ITERATIONS: u32 = 48;
 
 /// Refinements at most: a second one starts from where EPA's lower bound went after the first, in case h has another
-/// local minimum there, and adds rings of points (see [`refine`]).
+/// local minimum there, and adds rings of points (see `epa::refine`).
 const REFINEMENTS: u32 = 2;
 
 /// The bounds and counters of a run, carried from the expansion to its continuation after a refinement.
@@ -328,7 +328,7 @@ struct Bounds<R> {
     cap: (u32, usize),
 }
 
-/// What the refinement of a curved pair has done (see [`refine`]).
+/// What the refinement of a curved pair has done (see `epa::refine`).
 struct Refinement<V: Vector> {
     rounds: u32,
     /// The last refined direction.
@@ -374,7 +374,7 @@ impl<V: Vector3> Refinement<V> {
 
 /// Runs EPA from GJK's final simplex (any number of vertices; the origin on or inside it). With `curved`, the
 /// direction EPA ends on is refined on the support function itself and the expansion goes on around it (see
-/// [`refine`]).
+/// `epa::refine`).
 pub fn expand<V: Vector3>(
     start: &[DiffVertex<V>],
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
