@@ -8,6 +8,9 @@
 pub mod dim2;
 pub mod dim3;
 mod refine;
+mod relation;
+
+pub use relation::Relation;
 
 use crate::gjk::run::{Outcome, Params};
 use crate::gjk::{DiffVertex, DistanceOptions, Pair, Status};

@@ -6,6 +6,7 @@
 //! sphere and capsule queries exact (their cores are a point and a segment) and keeps most contacts out of EPA.
 
 mod aabb;
+mod along_z;
 mod ball;
 mod capsule;
 mod cone;
@@ -30,6 +31,7 @@ mod segment;
 mod triangle;
 
 pub use aabb::Aabb;
+pub use along_z::AlongZ;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use cone::Cone;
