@@ -152,7 +152,7 @@ impl Ord for Cell {
 fn cube_direction(face: usize, u: f64, v: f64) -> DVec3 {
     let axis = face / 2;
     let mut d = [0.0; 3];
-    d[axis] = if face % 2 == 0 { 1.0 } else { -1.0 };
+    d[axis] = if face.is_multiple_of(2) { 1.0 } else { -1.0 };
     d[(axis + 1) % 3] = u;
     d[(axis + 2) % 3] = v;
     DVec3::from_array(d).normalize()
