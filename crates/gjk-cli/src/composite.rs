@@ -230,7 +230,8 @@ impl<V: Space> HeightFieldModel<V> {
         let cell = match &self.cell_size {
             None => (1.0, 1.0),
             Some(Row::One(x)) => (*x, *x),
-            Some(Row::Many(v)) => (v[0], v[1]),
+            // A wrong count is refused by the checks; read as no cell (size 0) meanwhile, never out of bounds.
+            Some(Row::Many(v)) => (v.first().copied().unwrap_or(0.0), v.get(1).copied().unwrap_or(0.0)),
         };
         (rows, cell)
     }
