@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# CI entry of the fuzz harness: `crates/gjk-fuzz/run.sh [SECONDS] [SEED]`.
+# CI entry of the fuzz harness: `crates/gjk-fuzz/run.sh [SECONDS] [SEED] [MORE gjk-fuzz OPTIONS...]`
+# (CI: `run.sh 60 1 --cases 40000 --allow-known`: a fixed seed and a case cap, so a faster machine runs no case
+# a slower one has not, and only failures outside gjk_fuzz::known fail the step).
 #
 # Builds the harness and the `gjk` binary (release), then runs every public query of the library and the CLI's
 # line handling on random cases for SECONDS of wall clock (default 90), on FUZZ_THREADS threads (default 2), and
@@ -12,8 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 budget="${1:-90}"
 seed="${2:-$(date +%s)}"
+shift $(($# < 2 ? $# : 2))
 threads="${FUZZ_THREADS:-2}"
 cargo build --release -q -p gjk-fuzz -p gjk-cli
 echo "== gjk-fuzz: ${budget} s, seed ${seed}, ${threads} thread(s)"
 timeout --kill-after=10 "$((budget + 120))" \
-    target/release/gjk-fuzz --seconds "$budget" --seed "$seed" --threads "$threads" --gjk target/release/gjk
+    target/release/gjk-fuzz --seconds "$budget" --seed "$seed" --threads "$threads" --gjk target/release/gjk "$@"

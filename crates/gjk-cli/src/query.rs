@@ -34,6 +34,8 @@ pub struct Settings {
 pub fn answer_line(line: &str) -> String {
     let mut out = Vec::new();
     write_answer(line.as_bytes(), &Settings::default(), &mut out);
+    // One line without its line break, as this function has always returned.
+    out.pop();
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 

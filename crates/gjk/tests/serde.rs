@@ -148,9 +148,10 @@ fn query_results_round_trip_with_snake_case_statuses() {
     let hit: RayCast<DVec3> = ray_cast(&cube, &far, DVec3::ZERO, DVec3::X, 10.0, true);
     assert!(hit.hit);
     assert_eq!(round_trip(&hit), hit);
-    let miss: RayCast<DVec3> = ray_cast(&cube, &far, DVec3::ZERO, -DVec3::X, 10.0, true);
-    assert!(!miss.hit);
-    // No time of impact: null in JSON, infinity again when read back.
+    // A miss reports the time up to which the ray is proven clear: max_toi, here unbounded.
+    let miss: RayCast<DVec3> = ray_cast(&cube, &far, DVec3::ZERO, -DVec3::X, f64::INFINITY, true);
+    assert!(!miss.hit && miss.toi == f64::INFINITY);
+    // An infinite time: null in JSON, infinity again when read back.
     assert_eq!(serde_json::to_value(miss).unwrap()["toi"], Value::Null);
     assert_eq!(round_trip(&miss), miss);
     let c: Cast<DVec3> =

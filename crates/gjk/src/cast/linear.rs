@@ -1,10 +1,17 @@
-use super::{contact_normal, pair_scale, touch_tolerance, Cast, CastOptions};
+use super::ray::rescale;
+use super::{
+    contact_normal, initial_overlap, pair_scale, pair_size, scaled_options, touch_tolerance, unit_or, valid_motion,
+    Cast, CastOptions,
+};
 use crate::gjk::{distance_with, Distance, DistanceOptions, Status, WarmStart};
 use crate::math::{Iso, Real, Vector};
-use crate::shape::SupportMap;
+use crate::shape::{Scaled, SupportMap};
 
 /// First time in [0, max_toi] at which `a` (at `pose_a`, moving at `velocity_a`) and `b` (at `pose_b`, moving at
 /// `velocity_b`) come within `target_distance`; the witness points are world positions at that time.
+///
+/// On a miss `toi` is `max_toi` (the shapes are apart all along), or, if the rare cap on steps is reached, the
+/// time reached with status [`Status::MaxIterations`] (see [`Cast`]).
 ///
 /// ```
 /// use gjk::cast::{shape_cast, CastOptions};
@@ -36,10 +43,48 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
+    if !valid_motion(pose_a, velocity_a, options) || !valid_motion(pose_b, velocity_b, options) {
+        return Cast::undecided(V::Real::ZERO, 0, Status::Stalled);
+    }
+    // Out of the squares' range (a sphere of radius 1e308, shapes 1e200 apart), cast in a frame scaled by a power
+    // of two: exact, and the same times.
+    let offset = (pose_b.translation - pose_a.translation).max_abs();
+    let sizes = pair_size(a, b);
+    let size = sizes.extent.max(offset).max(options.target_distance);
+    if let Some(k) = rescale::<V::Real>(size) {
+        let inv = V::Real::ONE / k;
+        let s = V::from_fn(|_| inv);
+        let (sa, sb) = (Scaled::new(a, s).expect("finite"), Scaled::new(b, s).expect("finite"));
+        let shrink = |p: &Iso<V>| Iso::new(p.rotation, p.translation * inv);
+        let opts = scaled_options(options, inv);
+        let (pa, pb) = (shrink(pose_a), shrink(pose_b));
+        let c = shape_cast_in_range(
+            (&sa, &pa, velocity_a * inv),
+            (&sb, &pb, velocity_b * inv),
+            &opts,
+            pair_scale(&sa, &sb),
+        );
+        return Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c };
+    }
+    shape_cast_in_range((a, pose_a, velocity_a), (b, pose_b, velocity_b), options, sizes.scale)
+}
+
+/// [`shape_cast`] on sizes whose squares the precision holds (each shape with its pose and velocity); `scale` is
+/// the pair's size.
+fn shape_cast_in_range<V, A, B>(
+    (a, pose_a, velocity_a): (&A, &Iso<V>, V),
+    (b, pose_b, velocity_b): (&B, &Iso<V>, V),
+    options: &CastOptions<V::Real>,
+    scale: V::Real,
+) -> Cast<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
     // Pair frame: A fixed at the identity, B moving at the relative velocity seen from A.
     let rel = pose_a.relative(pose_b);
     let v_rel = pose_a.inverse_transform_vector(velocity_b - velocity_a);
-    let scale = pair_scale(a, b);
     let radii = a.radius() + b.radius();
     let tol = touch_tolerance(options, scale).max(options.target_distance * V::Real::from_f64(1e-12));
     let dopts = DistanceOptions::default();
@@ -47,10 +92,12 @@ where
     let mut t = V::Real::ZERO;
     let mut previous: Option<V> = None;
     let identity = Iso::identity();
+    // A's pose at time t: the pair frame's map to the world then.
+    let frame_at = |t: V::Real| Iso::new(pose_a.rotation, pose_a.translation + velocity_a * t);
     // The answer at time t, moved from the pair frame (A's frame at t) to the world.
     let hit = |d: &Distance<V>, previous: Option<V>, t: V::Real, iterations: u32| {
-        let normal = contact_normal(d, radii, previous, v_rel, scale);
-        let at_toi = Iso::new(pose_a.rotation, pose_a.translation + velocity_a * t);
+        let normal = unit_or(contact_normal(d, radii, previous, v_rel, scale), -v_rel);
+        let at_toi = frame_at(t);
         Cast {
             hit: true,
             toi: t,
@@ -67,9 +114,20 @@ where
         let d = distance_with(a, &identity, b, &pose_b_t, &dopts, Some(&mut cache), &mut ());
         let gap = d.distance - options.target_distance;
         if d.intersecting || gap <= tol {
-            let initial = t == V::Real::ZERO;
-            if initial && options.ignore_initial_overlap_when_separating && separating(a, b, &d, &pose_b_t, v_rel) {
-                return Cast::miss(iteration, Status::Converged);
+            if t == V::Real::ZERO {
+                // Already within the target: a hit at once, unless the options let a body moving apart (or along
+                // the surface: the distance is convex in t, so it then never shrinks) slide out.
+                let c = initial_overlap(a, &identity, b, &pose_b_t, &d, v_rel, iteration);
+                if options.ignore_initial_overlap_when_separating && c.normal.dot(v_rel) >= V::Real::ZERO {
+                    return Cast::miss(options.max_toi, iteration);
+                }
+                let world = frame_at(t);
+                return Cast {
+                    normal: world.transform_vector(c.normal),
+                    point_a: world.transform_point(c.point_a),
+                    point_b: world.transform_point(c.point_b),
+                    ..c
+                };
             }
             return hit(&d, previous, t, iteration);
         }
@@ -78,11 +136,11 @@ where
         let normal = contact_normal(&d, radii, previous, v_rel, scale);
         let closing = -normal.dot(v_rel);
         if !(closing > V::Real::ZERO) {
-            return Cast::miss(iteration, Status::Converged);
+            return Cast::miss(options.max_toi, iteration);
         }
         let next = t + gap / closing;
         if next > options.max_toi || !next.is_finite() {
-            return Cast::miss(iteration, Status::Converged);
+            return Cast::miss(options.max_toi, iteration);
         }
         if next - t <= V::Real::from_f64(64.0) * V::Real::EPSILON * t {
             // The step is at the resolution of t: this is the contact time to machine precision.
@@ -91,18 +149,8 @@ where
         previous = Some(normal);
         t = next;
     }
-    Cast::miss(options.max_iterations, Status::MaxIterations)
-}
-
-/// True when shapes overlapping (or within the target) at t = 0 are moving apart along their normal. When they
-/// overlap, the distance query's normal means nothing (it may have stopped as soon as the radii were reached), so
-/// the penetration normal decides.
-fn separating<V, A, B>(a: &A, b: &B, d: &Distance<V>, pose_b: &Iso<V>, v_rel: V) -> bool
-where
-    V: Vector,
-    A: SupportMap<V> + ?Sized,
-    B: SupportMap<V> + ?Sized,
-{
-    let normal = if d.intersecting { crate::epa::penetration(a, &Iso::identity(), b, pose_b).normal } else { d.normal };
-    normal.dot(v_rel) >= V::Real::ZERO
+    // Out of steps (Newton's steps converge quadratically: rare): the closest pair at the time reached goes with it.
+    let pose_b_t = Iso::new(rel.rotation, rel.translation + v_rel * t);
+    let d = distance_with(a, &identity, b, &pose_b_t, &dopts, Some(&mut cache), &mut ());
+    Cast::undecided(t, options.max_iterations, Status::MaxIterations).at_closest(&d, &frame_at(t))
 }

@@ -4,10 +4,13 @@
 //!   a convex function of time, so Newton's step from the current time, t += d(t) / (closing speed along the
 //!   normal), never passes the first contact; it converges quadratically, and when the closing speed is not
 //!   positive the shapes can never meet. Each step is one warm-started GJK distance query.
-//! * [`time_of_impact`] — rigid motion with rotation: conservative advancement. Along the current normal no point
-//!   of either shape can approach faster than the linear closing speed plus |ω|·(bounding radius), so advancing by
-//!   d / (that bound) cannot tunnel.
-//! * [`ray_cast`] — a point moving along a ray against one shape, with exact fast paths for balls and boxes.
+//! * [`time_of_impact`] — rigid motion with rotation: conservative advancement. Each step is certified along the
+//!   current normal by bounds on how fast any point can close in — first order (|ω × n| times the core's reach
+//!   about its centre), second order (the present rates from the support function, plus a bound on the
+//!   acceleration), and the bounding balls — so it cannot tunnel, and near contact it takes Newton-like steps.
+//!   When it runs out of steps it says so (an undecided miss with the time reached), never a hit it did not find.
+//! * [`ray_cast`] — a point moving along a ray against one shape: exact fast paths for the shapes with a closed form
+//!   (balls, boxes, capsules, cylinders, cones, ellipsoids, polytopes), else a GJK cast of a point.
 
 mod linear;
 mod ray;
@@ -18,7 +21,7 @@ pub use ray::{ray_cast, RayCast};
 pub use rotating::{time_of_impact, Angular, Motion};
 
 use crate::gjk::{Distance, Status};
-use crate::math::{Real, Vector};
+use crate::math::{Iso, Real, Vector};
 use crate::shape::SupportMap;
 
 /// Options of the casts.
@@ -51,46 +54,142 @@ impl<R: Real> Default for CastOptions<R> {
 }
 
 /// The answer of a cast.
+///
+/// Every field is finite on a hit, and `toi` is always in [0, max_toi].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Cast<V: Vector> {
     /// True when the shapes reach the target distance within [0, max_toi].
     pub hit: bool,
-    /// Time of impact (in the units of the velocities); meaningful when `hit`.
+    /// On a hit, the time of impact (in the units of the velocities). On a miss, the time up to which the cast
+    /// proved the shapes apart: `max_toi` when the miss is decided ([`Status::Converged`]), the time reached when
+    /// it is not ([`Status::MaxIterations`], [`Status::Stalled`]: nothing touches before it, nothing is known
+    /// after it).
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_impls::time"))]
     pub toi: V::Real,
-    /// Unit normal from A toward B at the time of impact (zero when the shapes overlap at t = 0 with no defined
-    /// direction).
+    /// Unit normal from A toward B at the time of impact (the penetration normal when the shapes overlap at t = 0).
+    /// On an undecided miss, the direction of the closest pair at the time reached; zero on a decided miss.
     pub normal: V,
-    /// Witness point on A at the time of impact (world).
+    /// Witness point on A at the time of impact (world): the closest point, or A's deepest point when the shapes
+    /// overlap at t = 0. On an undecided miss, the closest point at the time reached; zero on a decided miss.
     pub point_a: V,
-    /// Witness point on B at the time of impact (world).
+    /// Witness point on B, as `point_a`.
     pub point_b: V,
     /// Advancement steps taken.
     pub iterations: u32,
-    /// [`Status::Converged`] when the answer is decided; [`Status::MaxIterations`] when the cap was reached
-    /// (a rotating time of impact then reports a hit at the time reached so far, which is never later than
-    /// the true one).
+    /// [`Status::Converged`] when the answer is decided (a hit, or a miss over the whole of [0, max_toi]);
+    /// [`Status::MaxIterations`] when the cap on steps was reached first and [`Status::Stalled`] when no step
+    /// representable in this precision was certified: then `hit` is false and `toi` is the time reached.
     pub status: Status,
 }
 
 impl<V: Vector> Cast<V> {
-    pub(crate) fn miss(iterations: u32, status: Status) -> Self {
+    /// A decided miss: nothing touches in [0, `free_until`] (the whole cast).
+    pub(crate) fn miss(free_until: V::Real, iterations: u32) -> Self {
+        Self::undecided(free_until, iterations, Status::Converged)
+    }
+    /// An undecided miss: nothing touches before `reached`.
+    pub(crate) fn undecided(reached: V::Real, iterations: u32, status: Status) -> Self {
+        Self { hit: false, toi: reached, normal: V::zero(), point_a: V::zero(), point_b: V::zero(), iterations, status }
+    }
+    /// With the closest pair of `d` (taken in the frame `frame` maps to the world).
+    pub(crate) fn at_closest(self, d: &Distance<V>, frame: &Iso<V>) -> Self {
         Self {
-            hit: false,
-            toi: V::Real::INFINITY,
-            normal: V::zero(),
-            point_a: V::zero(),
-            point_b: V::zero(),
-            iterations,
-            status,
+            normal: frame.transform_vector(d.normal),
+            point_a: frame.transform_point(d.point_a),
+            point_b: frame.transform_point(d.point_b),
+            ..self
         }
     }
 }
 
+/// True when a cast's inputs are numbers it can work with: finite poses and velocities, a max_toi that is not NaN
+/// or negative, a finite target distance that is not negative. Casts given anything else stop at once, undecided.
+pub(crate) fn valid_motion<V: Vector>(pose: &Iso<V>, velocity: V, options: &CastOptions<V::Real>) -> bool {
+    let zero = V::Real::ZERO;
+    crate::math::Rotation::is_finite(&pose.rotation)
+        && pose.translation.is_finite()
+        && velocity.is_finite()
+        && options.max_toi >= zero
+        && options.target_distance >= zero
+        && options.target_distance.is_finite()
+        && options.tolerance.is_none_or(|t| t >= zero && t.is_finite())
+}
+
+/// `n` when it is a unit vector, else the unit vector along `fallback`, else the first axis: a cast's hit always
+/// carries a unit normal.
+pub(crate) fn unit_or<V: Vector>(n: V, fallback: V) -> V {
+    if n.length_squared() > V::Real::HALF {
+        return n;
+    }
+    let f = fallback.normalize_or_zero();
+    if f != V::zero() {
+        f
+    } else {
+        V::axis(0)
+    }
+}
+
+/// The hit at t = 0 of shapes already within the target distance, in the frame of the poses given. Overlapping
+/// shapes have no closest pair: the penetration query gives the normal (along which B would move out) and each
+/// shape's deepest point; shapes apart (within the target) keep the distance query's normal and closest points.
+/// `approach` (B's velocity relative to A) orients a normal that no query defines.
+pub(crate) fn initial_overlap<V, A, B>(
+    a: &A,
+    pose_a: &Iso<V>,
+    b: &B,
+    pose_b: &Iso<V>,
+    d: &Distance<V>,
+    approach: V,
+    iterations: u32,
+) -> Cast<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (normal, point_a, point_b) = if d.intersecting {
+        let p = crate::epa::penetration(a, pose_a, b, pose_b);
+        (p.normal, p.point_a, p.point_b)
+    } else {
+        (d.normal, d.point_a, d.point_b)
+    };
+    Cast {
+        hit: true,
+        toi: V::Real::ZERO,
+        normal: unit_or(normal, -approach),
+        point_a,
+        point_b,
+        iterations,
+        status: Status::Converged,
+    }
+}
+
+/// The options of a cast in a frame where lengths are multiplied by `factor`.
+pub(crate) fn scaled_options<R: Real>(o: &CastOptions<R>, factor: R) -> CastOptions<R> {
+    CastOptions { target_distance: o.target_distance * factor, tolerance: o.tolerance.map(|t| t * factor), ..*o }
+}
+
+/// The sizes of a pair, from one bounding box per shape (a polytope's is a pass over its vertices).
+pub(crate) struct PairSize<R> {
+    /// The larger diameter (at least ε): tolerances are relative to it.
+    pub scale: R,
+    /// The largest coordinate of either box: whether the cast must run in a rescaled frame.
+    pub extent: R,
+}
+
+pub(crate) fn pair_size<V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(
+    a: &A,
+    b: &B,
+) -> PairSize<V::Real> {
+    let (ba, bb) = (a.local_aabb(), b.local_aabb());
+    let extent = |x: &crate::shape::Aabb<V>| x.min.max_abs().max(x.max.max_abs());
+    PairSize { scale: ba.diameter().max(bb.diameter()).max(V::Real::EPSILON), extent: extent(&ba).max(extent(&bb)) }
+}
+
 /// A size for the two shapes: tolerances are relative to it.
 pub(crate) fn pair_scale<V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized>(a: &A, b: &B) -> V::Real {
-    a.local_aabb().diameter().max(b.local_aabb().diameter()).max(V::Real::EPSILON)
+    pair_size(a, b).scale
 }
 
 /// Automatic touching tolerance: a few ulps of the shapes' size, the rounding level of a GJK distance.

@@ -1,20 +1,23 @@
 use super::{shape_cast, CastOptions};
 use crate::gjk::Status;
 use crate::math::{Iso, Real, Vector};
-use crate::shape::{Point, SupportMap};
+use crate::shape::{Point, Scaled, SupportMap};
 
 /// The answer of [`ray_cast`].
+///
+/// Every field is finite on a hit, and `toi` is always in [0, max_toi].
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct RayCast<V: Vector> {
     /// True when the ray meets the shape within [0, max_toi].
     pub hit: bool,
-    /// The time of impact, in units of the ray's direction: `point = origin + toi · direction`.
+    /// The time of impact, in units of the ray's direction: `point = origin + toi · direction`. On a miss,
+    /// `max_toi` (the ray is clear all along), or 0 with [`Status::Stalled`] for input that is not a number.
     #[cfg_attr(feature = "serde", serde(with = "crate::serde_impls::time"))]
     pub toi: V::Real,
     /// Unit outward normal of the shape at the hit (zero for a solid hit from inside, where there is no surface).
     pub normal: V,
-    /// `origin + toi · direction`.
+    /// `origin + toi · direction` (computed along the unit direction, so it stays exact where the time does not).
     pub point: V,
     /// Advancement steps of the GJK path (0 on an exact fast path).
     pub iterations: u32,
@@ -23,16 +26,24 @@ pub struct RayCast<V: Vector> {
 }
 
 impl<V: Vector> RayCast<V> {
-    fn miss(iterations: u32, status: Status) -> Self {
-        Self { hit: false, toi: V::Real::INFINITY, normal: V::zero(), point: V::zero(), iterations, status }
+    fn miss(toi: V::Real, iterations: u32, status: Status) -> Self {
+        Self { hit: false, toi, normal: V::zero(), point: V::zero(), iterations, status }
     }
 }
 
 /// Casts the ray `origin + t · direction`, t in [0, max_toi], against `shape` at `pose`.
 ///
 /// `direction` need not be unit length. A `solid` shape is hit at t = 0 by a ray starting inside (or on) it; a
-/// hollow one is hit where the ray leaves it. Balls and boxes have exact fast paths; every other shape goes
+/// hollow one is hit where the ray leaves it. Balls, boxes, capsules, cylinders, cones, ellipsoids and polytopes
+/// with volume have exact fast paths (so do `Posed` and `Scaled` wrappers of them); every other shape goes
 /// through a GJK cast of a point, which agrees with them.
+///
+/// A direction whose square would over- or underflow (1e-200, 1e154) is cast along its unit vector and the time
+/// divided back by its length, so directions of any size give the same answer; shapes and distances beyond the squares' range of the
+/// precision (a sphere of radius 1e308) are scaled by a power of two first. A zero direction is a point that
+/// never moves: a solid shape containing it is hit at t = 0, anything else is a miss (a hollow shape is never
+/// left). Input that is not a number (NaN, infinities, a negative or NaN max_toi) gives a miss with
+/// [`Status::Stalled`] and toi 0.
 ///
 /// ```
 /// use gjk::cast::ray_cast;
@@ -51,21 +62,108 @@ where
     V: Vector,
     S: SupportMap<V> + ?Sized,
 {
-    let (o, d) = (pose.inverse_transform_point(origin), pose.inverse_transform_vector(direction));
-    if let Some(fast) = shape.ray_cast_local(o, d, max_toi, solid) {
+    let zero = V::Real::ZERO;
+    // x · 0 is 0 for a finite x and NaN otherwise: one sum tells whether every coordinate is a number.
+    let probe = origin * zero + direction * zero + pose.translation * zero;
+    if !(probe == V::zero() && crate::math::Rotation::is_finite(&pose.rotation) && max_toi >= zero) {
+        return RayCast::miss(zero, 0, Status::Stalled);
+    }
+    if direction == V::zero() {
+        return still_ray(shape, pose, origin, max_toi, solid);
+    }
+    let dd = direction.length_squared();
+    if crate::shape::square_in_range(dd) {
+        // The common case: the direction as given.
+        return unit_ray_cast(shape, pose, origin, direction, max_toi, solid);
+    }
+    let m = direction.max_abs();
+    // A direction whose square would over- or underflow: as (largest coordinate m) × (a vector of length in
+    // [1, √DIM]), cast along its unit vector, with times converted back through both factors.
+    let scaled = direction * (V::Real::ONE / m);
+    let scaled_length = scaled.length();
+    let unit = scaled * (V::Real::ONE / scaled_length);
+    let to_time = |s: V::Real| (s / m / scaled_length).min(max_toi);
+    // The unit ray's cut-off (infinite if the product overflows: the cut-off is then beyond any hit).
+    let max_s = max_toi * m * scaled_length;
+    let r = unit_ray_cast(shape, pose, origin, unit, max_s, solid);
+    if !r.hit {
+        let toi = if r.status == Status::Converged { max_toi } else { to_time(r.toi) };
+        return RayCast::miss(toi, r.iterations, r.status);
+    }
+    RayCast { toi: to_time(r.toi), point: origin + unit * r.toi, ..r }
+}
+
+/// A ray that does not move: a point. A solid shape containing it is hit at once (no surface crossed: no
+/// normal); a hollow one is never left, and a point outside never arrives.
+fn still_ray<V, S>(shape: &S, pose: &Iso<V>, origin: V, max_toi: V::Real, solid: bool) -> RayCast<V>
+where
+    V: Vector,
+    S: SupportMap<V> + ?Sized,
+{
+    let point = Point { at: V::zero() };
+    if solid && crate::gjk::intersects(&point, &Iso::from_translation(origin), shape, pose) {
+        return RayCast {
+            hit: true,
+            toi: V::Real::ZERO,
+            normal: V::zero(),
+            point: origin,
+            iterations: 0,
+            status: Status::Converged,
+        };
+    }
+    RayCast::miss(max_toi, 0, Status::Converged)
+}
+
+/// [`ray_cast`] along a direction of comfortable length: the shape's exact fast path if it has one, else the GJK
+/// path, scaled by a power of two when the sizes involved would over- or underflow their squares.
+fn unit_ray_cast<V, S>(shape: &S, pose: &Iso<V>, origin: V, dir: V, max_s: V::Real, solid: bool) -> RayCast<V>
+where
+    V: Vector,
+    S: SupportMap<V> + ?Sized,
+{
+    let (o, d) = (pose.inverse_transform_point(origin), pose.inverse_transform_vector(dir));
+    if let Some(fast) = shape.ray_cast_local(o, d, max_s, solid) {
         return match fast {
             Some((toi, normal)) => RayCast {
                 hit: true,
                 toi,
                 normal: pose.transform_vector(normal),
-                point: origin + direction * toi,
+                point: origin + dir * toi,
                 iterations: 0,
                 status: Status::Converged,
             },
-            None => RayCast::miss(0, Status::Converged),
+            None => RayCast::miss(max_s, 0, Status::Converged),
         };
     }
-    gjk_ray_cast(shape, pose, origin, direction, max_toi, solid)
+    // The GJK path works on squares of the shape's coordinates and of the distances: out of their range, cast in
+    // a frame scaled by a power of two (exact), where the same ray meets the scaled shape at the scaled time.
+    let size = shape_size(shape).max(o.max_abs());
+    let Some(k) = rescale::<V::Real>(size) else {
+        return gjk_ray_cast(shape, pose, origin, dir, max_s, solid);
+    };
+    let inv = V::Real::ONE / k;
+    let scaled = Scaled::new(shape, V::from_fn(|_| inv)).expect("a power of two is finite");
+    let pose_k = Iso::new(pose.rotation, pose.translation * inv);
+    let r = gjk_ray_cast(&scaled, &pose_k, origin * inv, dir, max_s * inv, solid);
+    RayCast { toi: r.toi * k, point: origin + dir * (r.toi * k), ..r }
+}
+
+/// The largest coordinate of the shape's bounding box, without forming its (possibly overflowing) diameter.
+pub(crate) fn shape_size<V: Vector, S: SupportMap<V> + ?Sized>(shape: &S) -> V::Real {
+    let b = shape.local_aabb();
+    b.min.max_abs().max(b.max.max_abs())
+}
+
+/// The power of two that brings `size` near 1, when `size` is out of the comfortable range of the precision
+/// (its square would over- or underflow); `None` when it is in range (or zero, or not a number).
+pub(crate) fn rescale<R: Real>(size: R) -> Option<R> {
+    if crate::shape::comfortable(size) || !(size > R::ZERO) || !size.is_finite() {
+        return None;
+    }
+    // 2^⌊log₂ size⌋, within the exponents whose inverse is a normal number too.
+    let (lowest, highest) = if R::EPSILON.to_f64() < 1e-10 { (-1022.0, 1023.0) } else { (-126.0, 127.0) };
+    let e = size.to_f64().log2().floor().clamp(lowest, highest);
+    Some(R::from_f64(2f64.powi(e as i32)))
 }
 
 /// The GJK path: a point moving along the ray, cast against the shape. A ray that starts on or in the shape is
@@ -76,9 +174,11 @@ where
     S: SupportMap<V> + ?Sized,
 {
     let zero = V::Real::ZERO;
-    let Some(c) = cast_point(shape, pose, origin, direction, max_toi) else {
-        return RayCast::miss(0, Status::Converged);
-    };
+    let c = cast_point(shape, pose, origin, direction, max_toi);
+    if !c.hit {
+        // Clear all along, or (rarely) undecided beyond the time reached.
+        return RayCast::miss(c.toi, c.iterations, c.status);
+    }
     let answer = |toi: V::Real, normal: V, iterations, status| RayCast {
         hit: true,
         toi,
@@ -97,15 +197,26 @@ where
     let bounds = shape.local_aabb().transformed(pose);
     let (Some(ahead), Some(behind)) = (exit_time(&bounds, origin, direction), exit_time(&bounds, origin, -direction))
     else {
-        return RayCast::miss(c.iterations, c.status);
+        return RayCast::miss(max_toi, c.iterations, c.status);
     };
     let margin = |t: V::Real| t * V::Real::from_f64(1.0 + 1e-6) + V::Real::from_f64(1e-6);
     let (ahead, behind) = (margin(ahead), margin(behind));
     let leave = cast_point(shape, pose, origin + direction * ahead, -direction, ahead + behind);
     let enter = cast_point(shape, pose, origin - direction * behind, direction, ahead + behind);
-    let (Some(leave), Some(enter)) = (leave, enter) else {
-        return RayCast::miss(c.iterations, c.status);
-    };
+    if !(leave.hit && enter.hit) {
+        let iterations = c.iterations + leave.iterations + enter.iterations;
+        // An undecided cast of the whole line: say so. Decided ones miss only a line that grazes the shape at
+        // the ray's start: the ray touches it there and nowhere else.
+        let status = if leave.status != Status::Converged { leave.status } else { enter.status };
+        if status != Status::Converged {
+            return RayCast::miss(zero, iterations, status);
+        }
+        return if solid {
+            answer(zero, -c.normal, iterations, status)
+        } else {
+            RayCast::miss(max_toi, iterations, status)
+        };
+    }
     let (t_exit, t_entry) = (ahead - leave.toi, enter.toi - behind);
     let iterations = c.iterations + leave.iterations + enter.iterations;
     // Times are differences of numbers as large as the box: trust them to a few ulps of that.
@@ -120,21 +231,20 @@ where
         return answer(zero, normal, iterations, Status::Converged);
     }
     if t_exit > max_toi {
-        return RayCast::miss(iterations, Status::Converged);
+        return RayCast::miss(max_toi, iterations, Status::Converged);
     }
     answer(t_exit.max(zero), -leave.normal, iterations, Status::Converged)
 }
 
 /// The first contact of a point launched from `from` along `velocity`, within `max_toi`.
-fn cast_point<V, S>(shape: &S, pose: &Iso<V>, from: V, velocity: V, max_toi: V::Real) -> Option<super::Cast<V>>
+fn cast_point<V, S>(shape: &S, pose: &Iso<V>, from: V, velocity: V, max_toi: V::Real) -> super::Cast<V>
 where
     V: Vector,
     S: SupportMap<V> + ?Sized,
 {
     let point = Point { at: V::zero() };
     let opts = CastOptions { max_toi, ..CastOptions::default() };
-    let c = shape_cast(&point, &Iso::from_translation(from), velocity, shape, pose, V::zero(), &opts);
-    c.hit.then_some(c)
+    shape_cast(&point, &Iso::from_translation(from), velocity, shape, pose, V::zero(), &opts)
 }
 
 /// When the ray leaves the box (slab method); `None` if it never is inside it at t ≥ 0.

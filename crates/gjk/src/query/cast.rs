@@ -31,8 +31,8 @@ impl<V: Vector> CompositeCast<V> {
     fn of(cast: Cast<V>) -> Self {
         Self { cast, part_a: None, part_b: None }
     }
-    fn miss() -> Self {
-        Self::of(Cast::miss(0, Status::Converged))
+    fn miss(max_toi: V::Real) -> Self {
+        Self::of(Cast::miss(max_toi, 0))
     }
     fn flipped(self) -> Self {
         let c = self.cast;
@@ -145,13 +145,13 @@ impl<V: Vector> LinearCast<'_, V> {
         let closing = -n.dot(vb - vh);
         let t = if gap <= zero {
             if self.options.ignore_initial_overlap_when_separating && closing <= zero {
-                return CompositeCast::miss();
+                return CompositeCast::miss(self.options.max_toi);
             }
             zero
         } else if closing > zero && gap / closing <= self.options.max_toi {
             gap / closing
         } else {
-            return CompositeCast::miss();
+            return CompositeCast::miss(self.options.max_toi);
         };
         let point_b = low + vb * t;
         CompositeCast::of(Cast {
@@ -203,7 +203,7 @@ impl<V: Vector> PairQuery<V> for LinearCast<'_, V> {
         } else if closing > V::Real::ZERO && gap / closing <= self.options.max_toi {
             gap / closing
         } else {
-            return CompositeCast::miss();
+            return CompositeCast::miss(self.options.max_toi);
         };
         CompositeCast::of(Cast {
             hit: true,
@@ -231,7 +231,7 @@ impl<V: Vector> PairQuery<V> for LinearCast<'_, V> {
             v,
             bbox.half_extents() + V::from_fn(|_| positive(self.options.target_distance)),
         );
-        let mut best = CompositeCast::miss();
+        let mut best = CompositeCast::miss(self.options.max_toi);
         let mut opts = self.options;
         c.bvh().cast_ray(&ray, self.options.max_toi, false, |id, max_t| {
             opts.max_toi = max_t;
@@ -257,7 +257,7 @@ impl<V: Vector> PairQuery<V> for LinearCast<'_, V> {
         // Leaves that can reach the plane in time: their box's lowest point, less what the motion closes.
         let closing = positive(-pc.inverse_transform_vector(vc - vh).dot(n));
         let reach = closing * self.options.max_toi + self.options.target_distance;
-        let mut best = CompositeCast::miss();
+        let mut best = CompositeCast::miss(self.options.max_toi);
         c.bvh().for_each_where(
             |node| box_above_plane(node, n, o) <= reach,
             |id| {
@@ -281,7 +281,7 @@ impl<V: Vector> PairQuery<V> for LinearCast<'_, V> {
         let (vc, vd) = (self.vel(pc), self.vel(pd));
         let rel = RelativeBoxes::new(pc.relative(pd));
         let sweep = (vd - vc).length() * self.options.max_toi + positive(self.options.target_distance);
-        let mut best = CompositeCast::miss();
+        let mut best = CompositeCast::miss(self.options.max_toi);
         c.bvh().for_each_pair(d.bvh(), &rel, sweep, |i, j| {
             let mut opts = self.options;
             if best.cast.hit {
@@ -387,14 +387,14 @@ impl<V: Vector> PairQuery<V> for RotatingCast<'_, V> {
             let far = (pb.translation - pa.translation).length() + rb;
             let bound = (mb.linear - ma.linear).length() + spin_b + wa * far;
             if !(bound > V::Real::ZERO) {
-                return CompositeCast::miss();
+                return CompositeCast::miss(self.options.max_toi);
             }
             t += gap / bound;
             if t > opts.max_toi || !t.is_finite() {
-                return CompositeCast::miss();
+                return CompositeCast::miss(self.options.max_toi);
             }
         }
-        CompositeCast::of(Cast { toi: t, ..Cast::miss(opts.max_iterations, Status::MaxIterations) })
+        CompositeCast::of(Cast { toi: t, ..Cast::undecided(t, opts.max_iterations, Status::MaxIterations) })
     }
 
     fn half_space_half_space(
@@ -418,7 +418,7 @@ impl<V: Vector> PairQuery<V> for RotatingCast<'_, V> {
     ) -> CompositeCast<V> {
         let (mc, mb) = (self.motion(pc), self.motion(pb));
         let region = Self::swept_box(&mc, &mb, &b.local_aabb(), self.options.max_toi);
-        let mut best = CompositeCast::miss();
+        let mut best = CompositeCast::miss(self.options.max_toi);
         c.bvh().for_each_overlap(&region, |id| {
             let mut opts = self.options;
             if best.cast.hit {
@@ -438,7 +438,7 @@ impl<V: Vector> PairQuery<V> for RotatingCast<'_, V> {
         h: &HalfSpace<V>,
         ph: &Iso<V>,
     ) -> CompositeCast<V> {
-        let mut best = CompositeCast::miss();
+        let mut best = CompositeCast::miss(self.options.max_toi);
         let max_toi = self.options.max_toi;
         for id in 0..c.bvh().primitives().len() as u32 {
             let leaf = in_frame(c, id);
@@ -459,7 +459,7 @@ impl<V: Vector> PairQuery<V> for RotatingCast<'_, V> {
         pd: &Iso<V>,
     ) -> CompositeCast<V> {
         let (mc, md) = (self.motion(pc), self.motion(pd));
-        let mut best = CompositeCast::miss();
+        let mut best = CompositeCast::miss(self.options.max_toi);
         let Some(dbox) = d.bvh().root_aabb() else { return best };
         let region = Self::swept_box(&mc, &md, &dbox, self.options.max_toi);
         c.bvh().for_each_overlap(&region, |i| {

@@ -1,5 +1,5 @@
-use super::ray_span::{decide, round, Span};
-use super::{check_size, Aabb, ShapeError, SupportMap};
+use super::ray_span::{decide, direction, round, Span};
+use super::{check_size, length_unscaled, Aabb, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A circle (2D) or sphere (3D) centred on the local origin: a point core with a radius, so every query on it is
@@ -36,6 +36,10 @@ impl<V: Vector> SupportMap<V> for Ball<V::Real> {
     fn local_aabb(&self) -> Aabb<V> {
         Aabb::new(V::zero(), V::zero()).loosened(self.radius)
     }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The core is the centre alone.
+        length_unscaled(from)
+    }
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_ball(self.radius, o, d, max_toi, solid))
     }
@@ -43,7 +47,7 @@ impl<V: Vector> SupportMap<V> for Ball<V::Real> {
 
 /// Ray o + t·d against the ball |p| ≤ r.
 fn ray_ball<V: Vector>(r: V::Real, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
-    let normal_at = |t: V::Real| (o + d * t).normalize_or_zero();
-    let span = round(o, d, r).map(|(t_in, t_out)| Span { t_in, n_in: normal_at(t_in), t_out, n_out: normal_at(t_out) });
+    let span =
+        round(o, d, r).map(|s| Span { t_in: s.t.0, n_in: direction(s.p.0), t_out: s.t.1, n_out: direction(s.p.1) });
     decide(span, max_toi, solid)
 }

@@ -1,5 +1,5 @@
-use super::ray_span::{decide, round, slab, without, Span};
-use super::{check_size, Aabb, Feature, ShapeError, SupportMap};
+use super::ray_span::{decide, direction, round, slab, without, Span};
+use super::{check_size, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A capsule (3D) or stadium (2D) along the local y axis: the segment from (0, −half_height) to
@@ -44,6 +44,11 @@ impl<V: Vector> SupportMap<V> for Capsule<V::Real> {
         let h = V::axis(1) * self.half_height;
         Aabb::new(-h, h).loosened(self.radius)
     }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The core segment's farther end.
+        let h = V::axis(1) * self.half_height;
+        length_unscaled(h - from).max(length_unscaled(-h - from))
+    }
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_capsule(self.half_height, self.radius, o, d, max_toi, solid))
     }
@@ -65,17 +70,18 @@ fn ray_capsule<V: Vector>(h: V::Real, r: V::Real, o: V, d: V, max_toi: V::Real, 
         }
     };
     for c in [y * h, y * -h] {
-        if let Some((t0, t1)) = round(o - c, d, r) {
-            let n = |t: V::Real| (o + d * t - c).normalize_or_zero();
-            unite(t0, n(t0), t1, n(t1));
+        if let Some(s) = round(o - c, d, r) {
+            unite(s.t.0, direction(s.p.0), s.t.1, direction(s.p.1));
         }
     }
     let (oo, dd) = (without(o, 1), without(d, 1));
     if let (Some(side), Some(cut)) = (round(oo, dd, r), slab(o.get(1), d.get(1), -h, h)) {
-        let (t0, t1) = (side.0.max(cut.0), side.1.min(cut.1));
+        let (t0, t1) = (side.t.0.max(cut.0), side.t.1.min(cut.1));
         if t0 <= t1 {
-            let n = |t: V::Real| (oo + dd * t).normalize_or_zero();
-            unite(t0, n(t0), t1, n(t1));
+            // The radial direction where the line crosses the round side (its points there are the accurate
+            // ones), or where the cut ends it.
+            let n = |t: V::Real, (ts, p): (V::Real, V)| direction(if t == ts { p } else { oo + dd * t });
+            unite(t0, n(t0, (side.t.0, side.p.0)), t1, n(t1, (side.t.1, side.p.1)));
         }
     }
     decide(best, max_toi, solid)

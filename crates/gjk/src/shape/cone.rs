@@ -1,5 +1,6 @@
 use super::cylinder::rim;
-use super::{check_size, Aabb, ShapeError, SupportMap};
+use super::ray_span::{decide, foot, quadratic, slab, without, Quadratic, Span};
+use super::{check_size, length_unscaled, Aabb, ShapeError, SupportMap};
 use crate::math::{Real, Vector3};
 
 /// A 3D cone along the local y axis: apex at (0, +half_height, 0), base disc of `radius` at y = −half_height.
@@ -38,4 +39,77 @@ impl<V: Vector3> SupportMap<V> for Cone<V::Real> {
         let h = V::new3(self.radius, self.half_height, self.radius);
         Aabb::new(-h, h)
     }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The apex, or the point of the base rim opposite `from`'s radial offset.
+        let zero = V::Real::ZERO;
+        let apex = length_unscaled(from - V::new3(zero, self.half_height, zero));
+        let radial = length_unscaled(V::new3(from.get(0), zero, from.get(2)));
+        let rim = length_unscaled(V::new3(radial + self.radius, from.get(1) + self.half_height, zero));
+        apex.max(rim)
+    }
+    fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        // A flat or needle-thin cone has no inside to enter: the GJK cast answers.
+        let (h, r) = (self.half_height, self.radius);
+        (h > V::Real::ZERO && r > V::Real::ZERO).then(|| ray_cone(h, r, o, d, max_toi, solid))
+    }
+}
+
+/// Ray o + t·d against the cone as the set where the distance ρ from the axis is at most k·(h − y), the slope
+/// k = r / 2h — one nappe of the double cone ρ² = k²(h − y)², a quadratic in t — cut by the slab |y| ≤ h, which
+/// keeps the lower nappe (the upper one lies above the apex) and adds the base. The normal of the side at a point
+/// is (x/ρ, k, z/ρ) / √(1 + k²), the gradient of ρ² − k²(h − y)² there; the base's is −y.
+fn ray_cone<V: Vector3>(h: V::Real, r: V::Real, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
+    let zero = V::Real::ZERO;
+    let k = r / (h + h);
+    let (oo, dd) = (without(o, 1), without(d, 1));
+    // About the closest point of the line's projection to the axis (see `round`): the radial offset there, f, is
+    // computed as a vector, so a line through the needle's thin width keeps its digits. With u = t − t_c:
+    // ρ² = |f|² + u² |d⊥|² and h − y = s_c − u d_y.
+    let dd2 = dd.length_squared();
+    let (foot, tc) = if dd2 > zero { foot(oo, dd, dd2) } else { (oo, zero) };
+    let s_c = (h - o.get(1)) - tc * d.get(1);
+    let side = |u: V::Real| {
+        let p = foot + dd * u;
+        let rho = p.length();
+        if rho > zero {
+            let n = p * (V::Real::ONE / rho) + V::axis(1) * k;
+            n * (V::Real::ONE / (V::Real::ONE + k * k).sqrt())
+        } else {
+            V::axis(1)
+        }
+    };
+    let span = (|| {
+        let (c0, c1) = slab(o.get(1), d.get(1), -h, h)?;
+        let (c0, c1) = (c0 - tc, c1 - tc);
+        // ρ² − k²(h − y)² ≤ 0 in u.
+        let dy = d.get(1);
+        let a = dd2 - k * k * dy * dy;
+        let b = k * k * s_c * dy;
+        let c = foot.length_squared() - k * k * s_c * s_c;
+        let (s0, s1) = match quadratic(a, b, c) {
+            Quadratic::Empty => return None,
+            Quadratic::All => (-V::Real::INFINITY, V::Real::INFINITY),
+            Quadratic::Between(s0, s1) => (s0, s1),
+            // Two half-lines, one on each nappe: the slab keeps the lower nappe's, the one that meets it (by
+            // rounding at the apex both may: the longer meeting wins).
+            Quadratic::Outside(s0, s1) => {
+                let meet = |lo: V::Real, hi: V::Real| hi.min(c1) - lo.max(c0);
+                if meet(s1, V::Real::INFINITY) >= meet(-V::Real::INFINITY, s0) {
+                    (s1, V::Real::INFINITY)
+                } else {
+                    (-V::Real::INFINITY, s0)
+                }
+            }
+        };
+        let (u_in, u_out) = (s0.max(c0), s1.min(c1));
+        if u_in > u_out {
+            return None;
+        }
+        // The slab's face crossed: the base (y = −h) or, at the apex, the plane y = h.
+        let cap = |u: V::Real| if o.get(1) + dy * (tc + u) < zero { -V::axis(1) } else { V::axis(1) };
+        let n_in = if c0 > s0 { cap(c0) } else { side(s0) };
+        let n_out = if c1 < s1 { cap(c1) } else { side(s1) };
+        Some(Span { t_in: tc + u_in, n_in, t_out: tc + u_out, n_out })
+    })();
+    decide(span, max_toi, solid)
 }

@@ -1,5 +1,5 @@
 use super::ray_span::{decide, slab, Span};
-use super::{check_sizes, Aabb, Feature, ShapeError, SupportMap};
+use super::{check_sizes, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A rectangle (2D) or box (3D) centred on the local origin. A zero half-extent is a valid flat box.
@@ -34,6 +34,10 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
     }
     fn local_aabb(&self) -> Aabb<V> {
         Aabb::new(-self.half_extents, self.half_extents)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The corner opposite `from` on every axis.
+        length_unscaled(V::from_fn(|i| from.get(i).abs() + self.half_extents.get(i).abs()))
     }
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_box(self.half_extents, o, d, max_toi, solid))

@@ -1,5 +1,5 @@
-use super::ray_span::{decide, round, slab, without, Span};
-use super::{check_size, Aabb, Feature, ShapeError, SupportMap};
+use super::ray_span::{decide, direction, round, slab, without, Span};
+use super::{check_size, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector3};
 
 /// A 3D cylinder along the local y axis, centred on the origin.
@@ -44,6 +44,11 @@ impl<V: Vector3> SupportMap<V> for Cylinder<V::Real> {
         let h = V::new3(self.radius, self.half_height, self.radius);
         Aabb::new(-h, h)
     }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // On the rim of the cap farther from `from`, at the point of the circle opposite its radial offset.
+        let radial = length_unscaled(V::new3(from.get(0), V::Real::ZERO, from.get(2)));
+        length_unscaled(V::new3(radial + self.radius, from.get(1).abs() + self.half_height, V::Real::ZERO))
+    }
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
         Some(ray_cylinder(self.half_height, self.radius, o, d, max_toi, solid))
     }
@@ -75,9 +80,10 @@ impl<V: Vector3> SupportMap<V> for Cylinder<V::Real> {
 /// entry and the earlier exit bound the stretch inside, and whichever piece sets them gives the normal.
 fn ray_cylinder<V: Vector3>(h: V::Real, r: V::Real, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
     let (oo, dd) = (without(o, 1), without(d, 1));
-    let radial = |t: V::Real| (oo + dd * t).normalize_or_zero();
     let span = (|| {
-        let (s0, s1) = round(oo, dd, r)?;
+        let side = round(oo, dd, r)?;
+        let (s0, s1) = side.t;
+        let radial = |t: V::Real| direction(if t == s0 { side.p.0 } else { side.p.1 });
         let (c0, c1) = slab(o.get(1), d.get(1), -h, h)?;
         let cap = if d.get(1) > V::Real::ZERO { V::axis(1) } else { -V::axis(1) };
         let (t_in, n_in) = if c0 > s0 { (c0, -cap) } else { (s0, radial(s0)) };

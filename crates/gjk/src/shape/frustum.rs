@@ -120,4 +120,7 @@ impl<V: Vector3> SupportMap<V> for Frustum<V> {
     fn local_aabb(&self) -> Aabb<V> {
         self.hull.local_aabb()
     }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        self.hull.farthest_core_distance(from)
+    }
 }

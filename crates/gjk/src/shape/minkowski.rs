@@ -1,5 +1,5 @@
-use super::SupportMap;
-use crate::math::Vector;
+use super::{core_box_reach, SupportMap};
+use crate::math::{Real, Vector};
 
 /// The Minkowski sum A ⊕ B = { a + b }: its support is the sum of the supports, and its radius the sum of the
 /// radii (a segment ⊕ a ball is a capsule).
@@ -29,5 +29,10 @@ impl<V: Vector, A: SupportMap<V>, B: SupportMap<V>> SupportMap<V> for MinkowskiS
     }
     fn center(&self) -> V {
         self.a.center() + self.b.center()
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // |a + b − from| ≤ |a − from| + |b| (a bound), or the bounding box's farthest corner if that is smaller.
+        let sum = self.a.farthest_core_distance(from) + self.b.farthest_core_distance(V::zero());
+        sum.min(core_box_reach(self, from))
     }
 }

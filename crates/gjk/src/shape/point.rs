@@ -1,4 +1,4 @@
-use super::{check_point, Aabb, ShapeError, SupportMap};
+use super::{check_point, length_unscaled, Aabb, ShapeError, SupportMap};
 use crate::math::Vector;
 
 /// A single point.
@@ -29,5 +29,8 @@ impl<V: Vector> SupportMap<V> for Point<V> {
     }
     fn local_aabb(&self) -> Aabb<V> {
         Aabb::new(self.at, self.at)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        length_unscaled(self.at - from)
     }
 }

@@ -1,6 +1,6 @@
 use super::hull::{hull2, hull3, HullKind};
-use super::ray_span::{decide, halfspaces};
-use super::{check_point, Aabb, Feature, ShapeError, SupportMap};
+use super::ray_span::{decide, Span};
+use super::{check_point, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// Vertex count from which a 3D [`ConvexPolytope`] finds its support point by hill-climbing over the vertex graph
@@ -41,11 +41,15 @@ pub struct ConvexPolytope<V> {
     /// Outward unit normal of each face.
     face_normals: Vec<V>,
     /// The hull as the half-spaces n·x ≤ h of its facets (faces in 3D, edges in 2D), when it has volume (area in
-    /// 2D); empty for flat, collinear and single-point hulls. Exact ray casts clip against them. h is kept as f64
-    /// (exact for f32 and f64 alike) so the struct needs no bound on V, which would bind every generic holder.
-    planes: Vec<(V, f64)>,
+    /// 2D); empty for flat, collinear and single-point hulls. Exact ray casts clip against them. Built and kept in
+    /// f64 from the vertices (exact in f64): an f32 normal is good to ~1e-7 rad only, which far from the vertices
+    /// moves a plane by more than a thin hull is thick ([`super::ray64`]).
+    planes: Vec<([f64; 3], f64)>,
     /// Mean of the vertices, kept so a query's first search direction does not sum every vertex again.
     centroid: V,
+    /// The largest |vertex|: [`SupportMap::farthest_core_distance`] from the origin, which rotating casts ask for,
+    /// without a pass over the vertices. Kept as f64 (exact for f32 and f64 alike) so the struct needs no bound on V.
+    origin_reach: f64,
     /// Where hill-climbing starts (3D hulls that climb): see [`StartTable`].
     starts: StartTable,
     /// The coordinates again, laid out for the scan: see [`Lanes`].
@@ -293,6 +297,7 @@ impl<V: Vector> ConvexPolytope<V> {
         let (offsets, adjacency) = flatten(&neighbors);
         let (face_offsets, faces) = flatten(&faces);
         let centroid = mean(&vertices);
+        let origin_reach = vertices.iter().map(|&v| length_unscaled(v).to_f64()).fold(0.0, f64::max);
         let mut hull = Self {
             vertices,
             offsets,
@@ -302,6 +307,7 @@ impl<V: Vector> ConvexPolytope<V> {
             face_normals: Vec::new(),
             planes: Vec::new(),
             centroid,
+            origin_reach,
             starts: StartTable::default(),
             lanes: Lanes::default(),
             kind,
@@ -336,27 +342,49 @@ impl<V: Vector> ConvexPolytope<V> {
         }
     }
 
-    /// The half-spaces n·x ≤ h of a solid hull's facets: its faces in 3D, its edges (consecutive vertices) in 2D.
-    /// h is the largest n·v over the facet's vertices, so a face merged from points coplanar only to rounding
-    /// errs on the outside by that rounding, never cutting into the hull.
-    fn bounding_planes(&self) -> Vec<(V, f64)> {
+    /// The half-spaces n·x ≤ h of a solid hull's facets, in f64: its faces in 3D (Newell's normal of the face's
+    /// cycle), its edges (consecutive vertices) in 2D, turned away from the centroid. h is the largest n·v over
+    /// the facet's vertices, so a face merged from points coplanar only to rounding errs on the outside by that
+    /// rounding, never cutting into the hull.
+    fn bounding_planes(&self) -> Vec<([f64; 3], f64)> {
+        use super::ray64::{add, cross, dot, sub, unit};
         if !self.is_solid() {
             return Vec::new();
         }
-        let plane = |n: V, facet: &[u32]| {
-            let h = facet.iter().map(|&i| n.dot(self.vertices[i as usize])).fold(-V::Real::INFINITY, V::Real::max);
-            (n, h.to_f64())
+        let at = |i: u32| self.vertices[i as usize].to_f64_array();
+        // The mean in f64: an f32 centroid is off by more than a sliver of a hull is thick, and would turn its
+        // planes the wrong way.
+        let count = self.vertices.len() as f64;
+        let centre = (0..self.vertices.len() as u32).fold([0.0; 3], |c, i| add(c, at(i)));
+        let centre = [centre[0] / count, centre[1] / count, centre[2] / count];
+        let plane = |normal: [f64; 3], facet: &[u32]| {
+            let n = if dot(normal, sub(at(facet[0]), centre)) < 0.0 {
+                [-normal[0], -normal[1], -normal[2]]
+            } else {
+                normal
+            };
+            let h = facet.iter().map(|&i| dot(n, at(i))).fold(f64::NEG_INFINITY, f64::max);
+            (n, h)
         };
+        let mut planes = Vec::new();
         if V::DIM == 3 {
-            return self.faces().zip(&self.face_normals).map(|(f, &n)| plane(n, f)).collect();
+            for f in self.faces() {
+                let area = (0..f.len()).fold([0.0; 3], |s, k| add(s, cross(at(f[k]), at(f[(k + 1) % f.len()]))));
+                if let Some(n) = unit(area) {
+                    planes.push(plane(n, f));
+                }
+            }
+            return planes;
         }
         let k = self.vertices.len() as u32;
-        (0..k)
-            .map(|i| {
-                let edge = [i, (i + 1) % k];
-                plane(self.outward_normal(&edge), &edge)
-            })
-            .collect()
+        for i in 0..k {
+            let edge = [i, (i + 1) % k];
+            let e = sub(at(edge[1]), at(edge[0]));
+            if let Some(n) = unit([e[1], -e[0], 0.0]) {
+                planes.push(plane(n, &edge));
+            }
+        }
+        planes
     }
 
     /// The hull's vertices (a subset of the input points).
@@ -506,6 +534,14 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
         self.centroid
     }
 
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The distance to a point is convex: largest at a vertex.
+        if from == V::zero() {
+            return V::Real::from_f64(self.origin_reach);
+        }
+        self.vertices.iter().fold(V::Real::ZERO, |m, &v| m.max(length_unscaled(v - from)))
+    }
+
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         if self.face_normals.is_empty() {
             return self.support_edge(dir, out);
@@ -528,11 +564,32 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
         }
     }
 
-    /// Exact through the facets' half-spaces on a hull with volume; a flat, collinear or single-point hull (no
-    /// inside to enter) takes the GJK cast.
+    /// Exact, in f64: through the facets' half-spaces on a hull with volume, where the ray crosses it on a 2D
+    /// segment or a flat 3D polygon. A point, a 3D segment, or a ray running along a flat hull (met only within
+    /// rounding) takes the GJK cast.
     fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
-        let planes = self.planes.iter().map(|&(n, h)| (n, V::Real::from_f64(h)));
-        (!self.planes.is_empty()).then(|| decide(halfspaces(planes, o, d), max_toi, solid))
+        use super::ray64::{crossing_polygon, crossing_segment, halfspaces, Span64};
+        let (o64, d64) = (o.to_f64_array(), d.to_f64_array());
+        let span = if !self.planes.is_empty() {
+            halfspaces(&self.planes, o64, d64)
+        } else {
+            let at = |i: usize| self.vertices[i].to_f64_array();
+            match (self.kind, V::DIM) {
+                (HullKind::Segment, 2) => crossing_segment(at(0), at(1), o64, d64)?,
+                (HullKind::Polygon, 3) => {
+                    let ring = self.faces().next()?;
+                    crossing_polygon(ring.len(), |k| at(ring[k] as usize), o64, d64)?
+                }
+                _ => return None,
+            }
+        };
+        let to_v = |s: Span64| Span {
+            t_in: V::Real::from_f64(s.t_in),
+            n_in: V::from_f64_slice(&s.n_in),
+            t_out: V::Real::from_f64(s.t_out),
+            n_out: V::from_f64_slice(&s.n_out),
+        };
+        Some(decide(span.map(to_v), max_toi, solid))
     }
 
     fn local_aabb(&self) -> Aabb<V> {

@@ -43,4 +43,14 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Posed<S, V> {
         self.shape.support_feature(self.pose.inverse_transform_vector(dir), out);
         out.map(|p| self.pose.transform_point(p));
     }
+    fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        // The ray in the shape's frame meets it at the same t; its normal comes back rotated.
+        let (o, d) = (self.pose.inverse_transform_point(o), self.pose.inverse_transform_vector(d));
+        let hit = self.shape.ray_cast_local(o, d, max_toi, solid)?;
+        Some(hit.map(|(t, n)| (t, self.pose.transform_vector(n))))
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // A rigid motion keeps distances: measure from `from` carried into the shape's frame.
+        self.shape.farthest_core_distance(self.pose.inverse_transform_point(from))
+    }
 }

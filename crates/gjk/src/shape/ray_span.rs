@@ -1,7 +1,7 @@
 //! Exact ray casts by intervals. A convex shape meets the line o + t·d in one interval [t_in, t_out]; the pieces
-//! here (a round region, a slab, a set of half-spaces) give theirs, a shape intersects them (box, cylinder, convex
-//! polytope) or unites them (capsule), and [`decide`] turns the interval into the ray's answer. Used by the shapes'
-//! `ray_cast_local` fast paths.
+//! here (a round region, a slab, a quadratic's sign) give theirs, a shape intersects them (box, cylinder, cone,
+//! ellipsoid) or unites them (capsule), and [`decide`] turns the interval into the ray's answer. Used by the
+//! shapes' `ray_cast_local` fast paths; polytopes clip in f64 ([`super::ray64`]).
 
 use crate::math::{Real, Vector};
 
@@ -14,22 +14,140 @@ pub(crate) struct Span<V: Vector> {
     pub n_out: V,
 }
 
-/// The t for which |q + t·e|² ≤ r², by the quadratic e·e t² + 2 (q·e) t + (q·q − r²) ≤ 0 with its roots taken
-/// in the forms that do not cancel. `None` when the line misses; the whole line when e = 0 and q is inside.
-pub(crate) fn round<V: Vector>(q: V, e: V, r: V::Real) -> Option<(V::Real, V::Real)> {
-    let zero = V::Real::ZERO;
-    let (a, b, c) = (e.length_squared(), q.dot(e), q.length_squared() - r * r);
-    if !(a > zero) {
-        return (c <= zero).then_some((-V::Real::INFINITY, V::Real::INFINITY));
+/// Where the line q + t·e meets the ball |p| ≤ r: the interval of t and the two points there (relative to the
+/// centre), `None` when the line misses; the whole line when e = 0 and q is inside.
+///
+/// Solved about the line's closest point to the centre, the foot f = q + t_c e with t_c = −(q·e)/(e·e): the
+/// line is inside while |f|² + (t − t_c)² e·e ≤ r², so t = t_c ± w with w² = (r − |f|)(r + |f|) / e·e. The foot is
+/// a vector computed directly (and once more made perpendicular to e), so a grazing line — |f| near r — keeps
+/// its digits, where the discriminant (q·e)² − e·e (q·q − r²) of the textbook quadratic cancels them away; the
+/// points f ∓ w e carry them on to the normals.
+///
+/// Sizes whose squares would overflow or underflow (a ball of radius 1e308, a ray 1e-200 long) are first
+/// brought near 1: q and r are divided by the larger of |q| and r, e by its own size, and t and the points
+/// scaled back.
+pub(crate) fn round<V: Vector>(q: V, e: V, r: V::Real) -> Option<RoundSpan<V>> {
+    // The squares themselves say whether they are in range (they are needed anyway).
+    let a = e.length_squared();
+    // (A zero square is fine only for a zero vector: a tiny one underflows to it.)
+    let fine = |v2: V::Real, zero: bool| zero || square_in_range(v2);
+    if fine(a, e == V::zero()) && fine(q.length_squared(), q == V::zero()) && fine(r * r, r == V::Real::ZERO) {
+        return round_in_range(q, e, r, a);
     }
-    let disc = b * b - a * c;
-    if disc < zero {
+    let (size, speed) = (q.max_abs().max(r), e.max_abs());
+    if !(size > V::Real::ZERO) || !(speed > V::Real::ZERO) {
+        return round_in_range(q, e, r, a);
+    }
+    let (q, r, e) = (q * (V::Real::ONE / size), r / size, e * (V::Real::ONE / speed));
+    let s = round_in_range(q, e, r, e.length_squared())?;
+    // t = t' · size / speed, as the unit of q + t e changed from (size, speed) to (1, 1); points by size.
+    let back = |t: V::Real| t * (size / speed);
+    Some(RoundSpan { t: (back(s.t.0), back(s.t.1)), p: (s.p.0 * size, s.p.1 * size) })
+}
+
+/// The answer of [`round`]: entry and exit times, and the points there relative to the centre.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct RoundSpan<V: Vector> {
+    pub t: (V::Real, V::Real),
+    pub p: (V, V),
+}
+
+/// The unit vector along v (zero for v = 0), also where |v|² would overflow or underflow.
+pub(crate) fn direction<V: Vector>(v: V) -> V {
+    let n = v.normalize_or_zero();
+    if n != V::zero() || v == V::zero() {
+        return n;
+    }
+    let m = v.max_abs();
+    if !(m > V::Real::ZERO) || !m.is_finite() {
+        return V::zero();
+    }
+    (v * (V::Real::ONE / m)).normalize_or_zero()
+}
+
+/// The range of magnitudes x for which x and x² are far from overflow and underflow in this precision.
+fn comfortable_range<R: Real>() -> (R, R) {
+    if R::EPSILON.to_f64() < 1e-10 {
+        (R::from_f64(1e-100), R::from_f64(1e100))
+    } else {
+        (R::from_f64(1e-15), R::from_f64(1e15))
+    }
+}
+
+/// True when x and its square are far from overflow and underflow in this precision (or x is zero).
+pub(crate) fn comfortable<R: Real>(x: R) -> bool {
+    let (small, big) = comfortable_range::<R>();
+    x == R::ZERO || (x >= small && x <= big)
+}
+
+/// [`comfortable`] for a number other than zero, given by its square (a zero square is an underflow).
+pub(crate) fn square_in_range<R: Real>(x2: R) -> bool {
+    let (small, big) = comfortable_range::<R>();
+    x2 >= small * small && x2 <= big * big
+}
+
+/// [`round`] when the squares are in range; `a` = e·e.
+fn round_in_range<V: Vector>(q: V, e: V, r: V::Real, a: V::Real) -> Option<RoundSpan<V>> {
+    let zero = V::Real::ZERO;
+    if !(a > zero) {
+        let inf = V::Real::INFINITY;
+        return (q.length_squared() <= r * r).then_some(RoundSpan { t: (-inf, inf), p: (q, q) });
+    }
+    let (foot, tc) = foot(q, e, a);
+    let m = foot.length();
+    if m > r {
         return None;
     }
-    // k = −(b + sign(b)·√disc) has no cancellation; the roots are k / a and c / k.
+    let w = ((r - m) * (r + m) / a).sqrt();
+    Some(RoundSpan { t: (tc - w, tc + w), p: (foot - e * w, foot + e * w) })
+}
+
+/// The closest point to the origin of the line q + t·e (e·e = a > 0), and its t. The vector is formed directly:
+/// its length is then good to the rounding of q's coordinates, however close the line passes to a sphere's edge.
+pub(crate) fn foot<V: Vector>(q: V, e: V, a: V::Real) -> (V, V::Real) {
+    let tc = -q.dot(e) / a;
+    (q + e * tc, tc)
+}
+
+/// Where a t² + 2 b t + c ≤ 0, the roots taken without cancellation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Quadratic<R> {
+    /// Nowhere.
+    Empty,
+    /// Between the two values.
+    Between(R, R),
+    /// Up to the first value and from the second on (a < 0).
+    Outside(R, R),
+    /// Everywhere.
+    All,
+}
+
+pub(crate) fn quadratic<R: Real>(a: R, b: R, c: R) -> Quadratic<R> {
+    let zero = R::ZERO;
+    if a == zero {
+        // 2 b t + c ≤ 0.
+        return if b > zero {
+            Quadratic::Outside(-c / (R::TWO * b), R::INFINITY)
+        } else if b < zero {
+            Quadratic::Outside(-R::INFINITY, -c / (R::TWO * b))
+        } else if c <= zero {
+            Quadratic::All
+        } else {
+            Quadratic::Empty
+        };
+    }
+    let disc = b * b - a * c;
+    if !(disc >= zero) {
+        return if a > zero { Quadratic::Empty } else { Quadratic::All };
+    }
     let k = if b >= zero { -(b + disc.sqrt()) } else { -b + disc.sqrt() };
-    let (t0, t1) = (k / a, if k != zero { c / k } else { zero });
-    Some((t0.min(t1), t0.max(t1)))
+    let (t0, t1) = if k != zero { (k / a, c / k) } else { (zero, zero) };
+    let (lo, hi) = (t0.min(t1), t0.max(t1));
+    if a > zero {
+        Quadratic::Between(lo, hi)
+    } else {
+        Quadratic::Outside(lo, hi)
+    }
 }
 
 /// The t for which lo ≤ o + t·d ≤ hi (one coordinate).
@@ -39,34 +157,6 @@ pub(crate) fn slab<R: Real>(o: R, d: R, lo: R, hi: R) -> Option<(R, R)> {
     }
     let (t1, t2) = ((lo - o) / d, (hi - o) / d);
     Some((t1.min(t2), t1.max(t2)))
-}
-
-/// The t for which o + t·d lies in every half-space n·x ≤ h (outward unit normals n): a convex polytope's interval,
-/// with the normal of the plane crossed last on the way in and first on the way out.
-pub(crate) fn halfspaces<V: Vector>(planes: impl Iterator<Item = (V, V::Real)>, o: V, d: V) -> Option<Span<V>> {
-    let zero = V::Real::ZERO;
-    let mut s = Span { t_in: -V::Real::INFINITY, n_in: V::zero(), t_out: V::Real::INFINITY, n_out: V::zero() };
-    for (n, h) in planes {
-        // Inside this half-space while t·(n·d) ≤ h − n·o.
-        let (gap, rate) = (h - n.dot(o), n.dot(d));
-        if rate == zero {
-            // Parallel to the plane: inside it for every t, or for none.
-            if gap < zero {
-                return None;
-            }
-            continue;
-        }
-        let t = gap / rate;
-        if rate < zero {
-            // Heading in: inside from t on.
-            if t > s.t_in {
-                (s.t_in, s.n_in) = (t, n);
-            }
-        } else if t < s.t_out {
-            (s.t_out, s.n_out) = (t, n);
-        }
-    }
-    Some(s)
 }
 
 /// The ray's answer: the entry if it lies ahead, else (starting inside) t = 0 for a solid shape — with the exit

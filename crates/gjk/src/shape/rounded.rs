@@ -41,4 +41,8 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S, V::Real> {
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         self.shape.support_feature(dir, out)
     }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The margin adds to the radius, not to the core.
+        self.shape.farthest_core_distance(from)
+    }
 }

@@ -1,4 +1,5 @@
-use super::{check_point, support_full, Feature, ShapeError, SupportMap};
+use super::ray_span::direction;
+use super::{check_point, core_box_reach, length_unscaled, support_full, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A shape scaled along its local axes by `scale` (non-uniform; a zero factor flattens it, a negative one
@@ -43,6 +44,33 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Scaled<S, V> {
     }
     fn center(&self) -> V {
         self.shape.center().mul_elem(self.scale)
+    }
+    fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        // S x = o + t d  ⟺  x = S⁻¹o + t S⁻¹d: the same t on the inner shape (the whole of it, rounding included,
+        // which is what S scales). Normals are covectors: S⁻¹n, renormalised. A zero factor has no S⁻¹.
+        if (0..V::DIM).any(|i| self.scale.get(i) == V::Real::ZERO) {
+            return None;
+        }
+        let inv = V::from_fn(|i| V::Real::ONE / self.scale.get(i));
+        let hit = self.shape.ray_cast_local(o.mul_elem(inv), d.mul_elem(inv), max_toi, solid)?;
+        Some(hit.map(|(t, n)| (t, direction(n.mul_elem(inv)))))
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // |S p − c| = |S (p − S⁻¹ c)| ≤ max |sᵢ| · |p − S⁻¹ c|, with equality for a uniform scale (S is then |s|
+        // times a reflection); a non-uniform one scales the whole inner shape, rounding included. A zero factor has
+        // no S⁻¹: the bounding box's farthest corner answers, as it also does when smaller.
+        let largest = self.scale.abs_elem().max_abs();
+        let boxed = core_box_reach(self, from);
+        if (0..V::DIM).any(|i| self.scale.get(i) == V::Real::ZERO) {
+            return if largest == V::Real::ZERO { length_unscaled(from) } else { boxed };
+        }
+        let inner_from = V::from_fn(|i| from.get(i) / self.scale.get(i));
+        let inner = self.shape.farthest_core_distance(inner_from);
+        if self.uniform {
+            largest * inner
+        } else {
+            (largest * (inner + self.shape.radius())).min(boxed)
+        }
     }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         if self.uniform || self.shape.radius() == V::Real::ZERO {

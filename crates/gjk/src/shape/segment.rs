@@ -1,4 +1,4 @@
-use super::{check_point, Feature, ShapeError, SupportMap};
+use super::{check_point, length_unscaled, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// The segment between two points (they may coincide).
@@ -29,6 +29,10 @@ impl<V: Vector> SupportMap<V> for Segment<V> {
     }
     fn center(&self) -> V {
         (self.a + self.b) * V::Real::HALF
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // The distance to a point is convex along the segment: largest at an end.
+        length_unscaled(self.a - from).max(length_unscaled(self.b - from))
     }
     fn support_feature(&self, _dir: V, out: &mut Feature<V>) {
         out.reset(0);

@@ -1,4 +1,4 @@
-use super::{check_point, Feature, ShapeError, SupportMap};
+use super::{check_point, length_unscaled, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
 /// A triangle (possibly degenerate: collinear or repeated corners are valid).
@@ -64,5 +64,9 @@ impl<V: Vector> SupportMap<V> for Triangle<V> {
     fn center(&self) -> V {
         let [a, b, c] = self.vertices;
         (a + b + c) * V::Real::from_f64(1.0 / 3.0)
+    }
+    fn farthest_core_distance(&self, from: V) -> V::Real {
+        // A convex function is largest at a corner.
+        self.vertices.iter().fold(V::Real::ZERO, |m, &p| m.max(length_unscaled(p - from)))
     }
 }

@@ -1,0 +1,693 @@
+//! Casts that broke, here (issue 11) or in other libraries (shared/PEER-FAILURES.md), each named after its
+//! configuration, with an answer known by construction or from an independent closed form in this file.
+
+// `!(x > 0.0)` is meant: unlike `x <= 0.0` it is also true for NaN, so a NaN answer fails the check.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+mod common;
+
+use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion, RayCast};
+use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};
+use gjk::shape::{
+    Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Rounded, Segment, SupportFn,
+    SupportMap,
+};
+use gjk::Status;
+
+fn opts<R: Real>(max_toi: f64) -> CastOptions<R> {
+    CastOptions { max_toi: R::from_f64(max_toi), ..CastOptions::default() }
+}
+
+/// Every numeric field of a ray's answer is finite, and toi is in [0, max_toi].
+fn sane_ray<V: Vector>(r: &RayCast<V>, max_toi: V::Real) -> bool {
+    let fields = r.toi.is_finite() && r.normal.is_finite() && r.point.is_finite();
+    let toi_ok = r.toi >= V::Real::ZERO && r.toi <= max_toi;
+    (fields || !r.hit && r.toi == max_toi) && toi_ok
+}
+
+/// Every numeric field of a cast's answer is finite on a hit, and toi is in [0, max_toi].
+fn sane_cast<V: Vector>(c: &Cast<V>, max_toi: V::Real) -> bool {
+    let fields = c.toi.is_finite() && c.normal.is_finite() && c.point_a.is_finite() && c.point_b.is_finite();
+    let toi_ok = c.toi >= V::Real::ZERO && c.toi <= max_toi;
+    (fields || !c.hit) && toi_ok
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Issue 11: rays.
+
+/// Issue 11: a hollow ray cast with a zero direction from inside said `hit: true` with toi ∞ and a NaN point. A
+/// zero direction is a point that never moves: a solid shape holding it is hit at once (no surface crossed, no
+/// normal), a hollow one is never left (a miss), a point outside never arrives. On every path (fast and GJK).
+#[test]
+fn issue_11_zero_direction_ray_from_inside() {
+    let octa = ConvexPolytope::new(&[DVec3::X, -DVec3::X, DVec3::Y, -DVec3::Y, DVec3::Z, -DVec3::Z]).unwrap();
+    let shapes: Vec<(&str, Box<dyn SupportMap<DVec3>>)> = vec![
+        ("sphere", Box::new(Ball::new(1.0).unwrap())),
+        ("box", Box::new(Cuboid::new(DVec3::splat(1.0)).unwrap())),
+        ("capsule", Box::new(Capsule::new(0.5, 0.5).unwrap())),
+        ("cylinder", Box::new(Cylinder::new(1.0, 1.0).unwrap())),
+        ("cone", Box::new(Cone::new(1.0, 1.0).unwrap())),
+        ("ellipsoid", Box::new(Ellipsoid::new(DVec3::new(1.0, 0.5, 2.0)).unwrap())),
+        ("hull", Box::new(octa)),
+        ("support function (GJK path)", Box::new(SupportFn::new(|d: DVec3| d.normalize_or_zero()))),
+    ];
+    let inside = DVec3::new(0.1, -0.05, 0.02);
+    let outside = DVec3::new(3.0, 0.0, 0.0);
+    for (name, s) in &shapes {
+        for max_toi in [10.0, f64::INFINITY] {
+            let hollow = ray_cast(&**s, &Iso::identity(), inside, DVec3::ZERO, max_toi, false);
+            assert!(!hollow.hit && hollow.toi == max_toi && hollow.status == Status::Converged, "{name}: {hollow:?}");
+            let solid = ray_cast(&**s, &Iso::identity(), inside, DVec3::ZERO, max_toi, true);
+            assert!(solid.hit && solid.toi == 0.0 && solid.point == inside && solid.normal == DVec3::ZERO, "{name}");
+            let away = ray_cast(&**s, &Iso::identity(), outside, DVec3::ZERO, max_toi, true);
+            assert!(!away.hit && away.toi == max_toi, "{name}: {away:?}");
+            assert!(sane_ray(&solid, max_toi) && sane_ray(&hollow, max_toi), "{name}");
+        }
+    }
+}
+
+/// Issue 11: a ray with direction 1e154 missed (|d|² overflows), and a sphere of radius 1e308 gave `hit: true,
+/// toi: null` (r² overflows). Rays are cast along their unit direction, and sizes out of the squares' range are
+/// scaled by a power of two; every answer is right and finite. Fast and GJK paths, f64 and f32 (1e38 there).
+#[test]
+fn issue_11_huge_and_tiny_rays_and_shapes() {
+    let ball = Ball::new(1.0).unwrap();
+    let gjk_ball = SupportFn::rounded(|_: DVec3| DVec3::ZERO, 1.0);
+    let o = DVec3::new(-5.0, 0.0, 0.0);
+    for k in [1e154, 1e300, 1e-200, 1e-300, 1.7e308] {
+        let dir = DVec3::new(k, 0.0, 0.0);
+        for (name, r) in [
+            ("fast", ray_cast(&ball, &Iso::identity(), o, dir, f64::INFINITY, true)),
+            ("gjk", ray_cast(&gjk_ball, &Iso::identity(), o, dir, f64::INFINITY, true)),
+        ] {
+            assert!(r.hit && sane_ray(&r, f64::INFINITY), "{name} direction {k}: {r:?}");
+            assert!((r.toi * k / 4.0 - 1.0).abs() < 1e-12, "{name} direction {k}: toi {}", r.toi);
+            assert!((r.point - DVec3::new(-1.0, 0.0, 0.0)).length() < 1e-12 && r.normal == -DVec3::X, "{name}: {r:?}");
+        }
+    }
+    // A sphere of radius 1e308, from inside (hollow: it leaves at 1e308) and from outside.
+    let huge = Ball::new(1e308).unwrap();
+    let gjk_huge = SupportFn::rounded(|_: DVec3| DVec3::ZERO, 1e308);
+    for (name, s) in [("fast", &huge as &dyn SupportMap<DVec3>), ("gjk", &gjk_huge)] {
+        let out = ray_cast(s, &Iso::identity(), DVec3::ZERO, DVec3::Z, f64::INFINITY, false);
+        assert!(out.hit && (out.toi / 1e308 - 1.0).abs() < 1e-12 && out.normal == DVec3::Z, "{name}: {out:?}");
+        let o = DVec3::new(-1.5e308, 0.0, 0.0);
+        let r = ray_cast(s, &Iso::identity(), o, DVec3::X, f64::INFINITY, true);
+        assert!(r.hit && (r.toi / 0.5e308 - 1.0).abs() < 1e-12 && sane_ray(&r, f64::INFINITY), "{name}: {r:?}");
+        let r = ray_cast(s, &Iso::identity(), o, DVec3::new(1e300, 0.0, 0.0), f64::INFINITY, true);
+        assert!(r.hit && (r.toi / 0.5e8 - 1.0).abs() < 1e-12 && sane_ray(&r, f64::INFINITY), "{name}: {r:?}");
+    }
+    // A sphere of radius 1e-170 (its square underflows), from 5e-170 away, along directions of 1 and 1e-170.
+    let tiny = Ball::new(1e-170).unwrap();
+    let gjk_tiny = SupportFn::rounded(|_: DVec3| DVec3::ZERO, 1e-170);
+    for (name, s) in [("fast", &tiny as &dyn SupportMap<DVec3>), ("gjk", &gjk_tiny)] {
+        for k in [1.0, 1e-170] {
+            let r = ray_cast(s, &Iso::identity(), DVec3::new(-5e-170, 0.0, 0.0), DVec3::X * k, f64::INFINITY, true);
+            let normal_ok = (r.normal + DVec3::X).length() < 1e-15;
+            assert!(r.hit && (r.toi * k / 4e-170 - 1.0).abs() < 1e-12 && normal_ok, "{name} {k}: {r:?}");
+        }
+    }
+    // f32: a sphere of radius 1e38 and directions of 1e30 and 1e-30.
+    let huge32 = Ball::new(1e38f32).unwrap();
+    let r =
+        ray_cast(&huge32, &Iso::identity(), Vec3::new(-3e38, 0.0, 0.0), Vec3::new(1e30, 0.0, 0.0), f32::INFINITY, true);
+    assert!(r.hit && (r.toi / 2e8 - 1.0).abs() < 1e-6 && sane_ray(&r, f32::INFINITY), "{r:?}");
+    let small = Ball::new(1.0f32).unwrap();
+    let r =
+        ray_cast(&small, &Iso::identity(), Vec3::new(-5.0, 0.0, 0.0), Vec3::new(1e-30, 0.0, 0.0), f32::INFINITY, true);
+    assert!(r.hit && (r.toi / 4e30 - 1.0).abs() < 1e-6 && sane_ray(&r, f32::INFINITY), "{r:?}");
+    // Not numbers: an undecided miss at 0, never a panic or a NaN.
+    for bad in [DVec3::new(f64::NAN, 0.0, 0.0), DVec3::new(f64::INFINITY, 0.0, 0.0)] {
+        let r = ray_cast(&ball, &Iso::identity(), o, bad, 10.0, true);
+        assert!(!r.hit && r.toi == 0.0 && r.status == Status::Stalled, "{r:?}");
+        let r = ray_cast(&ball, &Iso::identity(), bad, DVec3::X, 10.0, true);
+        assert!(!r.hit && r.toi == 0.0 && r.status == Status::Stalled, "{r:?}");
+    }
+    let r = ray_cast(&ball, &Iso::identity(), o, DVec3::X, f64::NAN, true);
+    assert!(!r.hit && r.status == Status::Stalled, "{r:?}");
+}
+
+/// Issue 11: ray-cast normals on needle cones were off by up to 1.2e-3 rad (the GJK path's facet normal on a
+/// curved surface). Cones now have an exact fast path; checked against an independent answer: the entry found by
+/// bisection on the cone's inequality along the ray, and the normal of whichever constraint is active there
+/// (side: the gradient of ρ − k(h − y); base: −y).
+#[test]
+fn issue_11_needle_cone_ray_normals_are_exact() {
+    let mut r = common::rng(0x5eed_0c21);
+    let (mut worst_angle, mut worst_excess) = (0.0f64, 0.0f64);
+    let mut hits = 0;
+    for (h, radius) in [(1.0, 1e-3), (0.5, 1e-5), (1e-4, 0.1), (0.7, 0.9)] {
+        let cone = Cone::new(h, radius).unwrap();
+        let k = radius / (2.0 * h);
+        let inside = |p: DVec3| p.y.abs() <= h && DVec3::new(p.x, 0.0, p.z).length() <= k * (h - p.y);
+        for _ in 0..400 {
+            let pose = common::pose3(&mut r, 1.0);
+            // Aim at a point inside the cone, from outside.
+            let y = common::uniform(&mut r, -h, h) * 0.999;
+            let rho = k * (h - y) * common::uniform(&mut r, 0.0, 0.99);
+            let phi = common::angle(&mut r);
+            let target_local = DVec3::new(rho * phi.cos(), y, rho * phi.sin());
+            let origin_local = target_local + common::unit3(&mut r) * 3.0 * h.max(radius);
+            if inside(origin_local) {
+                continue;
+            }
+            let (origin, target) = (pose.transform_point(origin_local), pose.transform_point(target_local));
+            let c = ray_cast(&cone, &pose, origin, target - origin, 2.0, true);
+            assert!(c.hit && c.iterations == 0, "the fast path hits: {c:?}");
+            hits += 1;
+            // Bisection on the entry between the (outside) origin and the (inside) target.
+            let (mut lo, mut hi) = (0.0f64, 1.0f64);
+            for _ in 0..200 {
+                let mid = 0.5 * (lo + hi);
+                if inside(origin_local + (target_local - origin_local) * mid) {
+                    hi = mid;
+                } else {
+                    lo = mid;
+                }
+            }
+            let p = origin_local + (target_local - origin_local) * hi;
+            assert!((c.toi - hi).abs() < 1e-12, "toi {} vs {hi}", c.toi);
+            let side = DVec3::new(p.x, 0.0, p.z).length() - k * (h - p.y);
+            let base = -h - p.y;
+            let normal = if base.abs() < side.abs() {
+                -DVec3::Y
+            } else {
+                let radial = DVec3::new(p.x, 0.0, p.z).normalize();
+                (radial + DVec3::Y * k).normalize()
+            };
+            // The chord between unit vectors is the angle to second order (acos would lose half the digits).
+            let angle = (pose.transform_vector(normal) - c.normal).length();
+            // Near a needle's apex the side's normal turns with the radial direction of a point ρ from the axis,
+            // which the input's own rounding (an ulp of the coordinates, ~1e-16 · |o|) already moves by that over
+            // ρ: the allowance is that conditioning, and 1e-12 elsewhere.
+            let rho = DVec3::new(p.x, 0.0, p.z).length();
+            let conditioning = 8.0 * f64::EPSILON * (origin_local.length() + 1.0) / rho.max(1e-300);
+            worst_angle = worst_angle.max(angle);
+            worst_excess = worst_excess.max(angle / (1e-12 + conditioning));
+        }
+    }
+    println!(
+        "needle cones: {hits} hits, worst normal error {worst_angle:.2e} rad, at most {worst_excess:.2} of the \
+         allowance (conditioning near the apex)"
+    );
+    assert!(hits > 1000 && worst_excess <= 1.0, "{worst_angle} {worst_excess}");
+}
+
+/// A pose as the CLI reads it: quaternion [x, y, z, w], normalised.
+fn pose(t: [f64; 3], q: [f64; 4]) -> Iso<DVec3> {
+    Iso::new(DQuat::from_xyzw(q[0], q[1], q[2], q[3]).normalize(), DVec3::from_array(t))
+}
+
+/// shared/curved-examples.jsonl c31-000050 (its numbers copied here): a ray grazing a flat ellipsoid (radii 0.84 ×
+/// 0.0014 × 0.15) got its normal 1.2e-6 rad off through the GJK path. Ellipsoids now have an exact fast path: the
+/// certified answer to 1e-9.
+#[test]
+fn curved_example_c31_000050_flat_ellipsoid_graze() {
+    let e = Ellipsoid::new(DVec3::new(0.8393481939680518, 0.0013842467357201085, 0.15107582691844654)).unwrap();
+    let at = pose(
+        [0.46926405746304284, -0.6930492383908561, -0.6547402017821723],
+        [0.5590743992887942, -0.7282412777204904, 0.36199922771977, 0.1614218591585159],
+    );
+    let origin = DVec3::new(-2.170982785672029, -5.9531410606594175, 0.8186944694555668);
+    let direction = DVec3::new(0.8836342736486882, 1.7648776057070372, -0.34707509901044165);
+    let r = ray_cast(&e, &at, origin, direction, 9.468424504734928, true);
+    let normal = DVec3::new(-0.8331817496904322, 0.32353112866236705, 0.4484816392777361);
+    let point = DVec3::new(0.20626153215191928, -1.2050847833744585, -0.1150428601002916);
+    assert!(r.hit && r.iterations == 0 && (r.toi - 2.690303430635245).abs() < 1e-9, "{r:?}");
+    assert!((r.normal - normal).length() < 1e-9 && (r.point - point).length() < 1e-9, "{r:?}");
+}
+
+/// shared/curved-examples.jsonl c31-000007: a ray towards a thin cylinder (0.57 × 0.00057) whose hit, at 3.365,
+/// lies beyond max_toi 1.33: a miss, clear up to max_toi; without the cut-off, the certified hit to 1e-9.
+#[test]
+fn curved_example_c31_000007_thin_cylinder_hit_beyond_max_toi() {
+    let c = Cylinder::new(0.5656430328883545, 0.0005656430328883545).unwrap();
+    let at = pose(
+        [-0.09747483971953579, 0.3145431521667665, -0.28283962536503654],
+        [-0.8086361227710028, 0.04907801934932828, -0.49595144705818806, 0.31261978684580366],
+    );
+    let origin = DVec3::new(-0.1654749020105305, 2.5129630768254794, -2.779492362094547);
+    let direction = DVec3::new(0.037434744020558415, -0.7128763313966854, 0.7002899228708911);
+    let max_toi = 1.330133990658637;
+    let r = ray_cast(&c, &at, origin, direction, max_toi, true);
+    assert!(!r.hit && r.toi == max_toi && r.status == Status::Converged, "{r:?}");
+    let r = ray_cast(&c, &at, origin, direction, f64::INFINITY, true);
+    let normal = DVec3::new(-0.042192602812995486, 0.5608818032716071, -0.8268200451287179);
+    let point = DVec3::new(-0.03948850474995023, 0.11378223467294524, -0.4226709992466886);
+    assert!(r.hit && (r.toi - 3.3654937560516256).abs() < 1e-9, "{r:?}");
+    assert!((r.normal - normal).length() < 1e-9 && (r.point - point).length() < 1e-9, "{r:?}");
+}
+
+/// shared/curved-examples.jsonl c31-000021: a flat ellipsoid and a Minkowski sum of two ellipsoids, both moving,
+/// meet at 0.4025, beyond max_toi 0.3386: a miss, clear up to max_toi; without the cut-off, the certified time
+/// and normal to 1e-9 (the normal through the GJK path of curved shapes: to 1e-7).
+#[test]
+fn curved_example_c31_000021_ellipsoid_minkowski_hit_beyond_max_toi() {
+    let a = Ellipsoid::new(DVec3::new(0.0011000766559822485, 0.9200905919874124, 0.40463614012102866)).unwrap();
+    let b = MinkowskiSum::new(
+        Ellipsoid::new(DVec3::new(0.2989720695454682, 0.2074533040752869, 0.9660026382563749)).unwrap(),
+        Ellipsoid::new(DVec3::new(0.42962198536015156, 0.41181117102701587, 0.4715336722893796)).unwrap(),
+    );
+    let pose_a = pose(
+        [0.23943615166142115, -0.19513108772549195, -0.2742428604240763],
+        [0.3359804454051757, 0.4725924015202048, -0.572540989388351, -0.5796295177101607],
+    );
+    let pose_b = pose(
+        [2.4234352532947416, -1.2326891367658153, -0.7167043929762419],
+        [0.4027571716671367, -0.11209237923195539, -0.8612161432492141, -0.2890133453592709],
+    );
+    let va = DVec3::new(0.8426900447530279, -0.45179070729892434, -0.2210338768925403);
+    let max_toi = 0.33856259508768494;
+    let c = shape_cast(&a, &pose_a, va, &b, &pose_b, -va, &opts(max_toi));
+    assert!(!c.hit && c.toi == max_toi && c.status == Status::Converged, "{c:?}");
+    let c = shape_cast(&a, &pose_a, va, &b, &pose_b, -va, &opts(f64::INFINITY));
+    let normal = DVec3::new(0.8536185743389417, -0.5068480041819928, -0.12016834108983626);
+    assert!(c.hit && (c.toi - 0.40254833474379076).abs() < 1e-9, "{c:?}");
+    assert!((c.normal - normal).length() < 1e-7, "{:?} vs {normal:?}", c.normal);
+}
+
+/// Issue 11: an f32 ray cast on a 2D needle polygon (±1e6 long, ±1e-3 thick) reported a hit point 2.4e7 from the
+/// shape. Turned, the f32 corners round to a segment (0.06 at 1e6 is far more than 2e-3), which the GJK path in
+/// f32 called touching from 7 away; axis-aligned, the polygon's f32 edge normals are exact but turned ones are off
+/// by ~1e-7 rad, 0.1 at 1e6 — more than the thickness. Polytopes now clip in f64 (planes, and where a ray crosses
+/// a segment or a flat polygon): every hit is where the same ray meets the same (f32) vertices in f64, to f32
+/// rounding, and lies on the shape.
+#[test]
+fn issue_11_f32_needle_polygon_ray() {
+    let mut worst = 0.0f64;
+    for angle in [0.0f32, 0.3, 1.0, 2.0, -2.7] {
+        let rot = Rot2::from_angle(angle);
+        let corners = [Vec2::new(-1e6, -1e-3), Vec2::new(1e6, -1e-3), Vec2::new(1e6, 1e-3), Vec2::new(-1e6, 1e-3)];
+        let pts: Vec<Vec2> = corners.iter().map(|p| rot.rotate(*p)).collect();
+        let needle = ConvexPolytope::new(&pts).unwrap();
+        let needle64 = ConvexPolytope::new(&pts.iter().map(|p| p.as_dvec2()).collect::<Vec<_>>()).unwrap();
+        for k in 0..9 {
+            let along = -9e5 + 2.25e5 * k as f32;
+            let target = rot.rotate(Vec2::new(along, 0.0));
+            for off in [Vec2::new(3.0, 7.0), Vec2::new(-500.0, 20.0), Vec2::new(0.5, -1e4)] {
+                let origin = target + off;
+                let r = ray_cast(&needle, &Iso::identity(), origin, target - origin, 10.0, true);
+                let r64 =
+                    ray_cast(&needle64, &Iso::identity(), origin.as_dvec2(), (target - origin).as_dvec2(), 10.0, true);
+                assert!(r.hit && r64.hit && sane_ray(&r, 10.0), "{angle} {along} {off:?}: {r:?} vs {r64:?}");
+                // The same hit to f32 rounding of coordinates near 1e6 (0.06).
+                let gap = (r.point.as_dvec2() - r64.point).length();
+                worst = worst.max(gap);
+                assert!(gap < 0.2, "{angle} {along} {off:?}: {r:?} vs {r64:?}");
+                assert!((r.normal.length() - 1.0).abs() < 1e-6, "{r:?}");
+            }
+        }
+    }
+    println!("f32 needle polygon: hits within {worst:.3} of the f64 answer");
+}
+
+/// Issue 11's overflow, in shape casts: balls of radius 1e308 and 1e-300, shapes 1e200 apart, moving at 1e154:
+/// cast in a frame scaled by a power of two, the answers are right and finite. Linear and rotating, f64 and f32.
+#[test]
+fn issue_11_huge_and_tiny_shape_casts() {
+    for s in [1e300, 1e200, 1e-200, 1e-300] {
+        let ball = Ball::new(0.5 * s).unwrap();
+        let cube = Cuboid::new(DVec3::splat(0.5 * s)).unwrap();
+        let a = Iso::from_translation(DVec3::new(-2.0 * s, 0.0, 0.0));
+        let b = Iso::from_translation(DVec3::new(2.0 * s, 0.0, 0.0));
+        // Closing at 2·s per unit time, 3·s apart: contact at t = 1.5.
+        let c = shape_cast(&ball, &a, DVec3::X * s, &cube, &b, -DVec3::X * s, &opts(10.0));
+        assert!(c.hit && (c.toi - 1.5).abs() < 1e-12 && sane_cast(&c, 10.0), "{s:e}: {c:?}");
+        assert!((c.point_a.x / s).abs() < 1e-12 && (c.normal - DVec3::X).length() < 1e-12, "{s:e}: {c:?}");
+        let ma = Motion::new(a, DVec3::X * s, DVec3::new(0.0, 3.0, 0.0));
+        let mb = Motion::new(b, -DVec3::X * s, DVec3::ZERO);
+        let c = time_of_impact(&ball, &ma, &cube, &mb, &opts(10.0));
+        assert!(c.hit && (c.toi - 1.5).abs() < 1e-9 && sane_cast(&c, 10.0), "{s:e}: {c:?}");
+    }
+    // Velocities of 1e154 and 1e-154 (no squares of them are formed).
+    let ball = Ball::new(1.0).unwrap();
+    let a = Iso::from_translation(DVec3::new(-3.0, 0.0, 0.0));
+    for v in [1e154, 1e-154] {
+        let c = shape_cast(&ball, &a, DVec3::X * v, &ball, &Iso::identity(), DVec3::ZERO, &opts(f64::INFINITY));
+        assert!(c.hit && (c.toi * v - 1.0).abs() < 1e-12 && sane_cast(&c, f64::INFINITY), "{v}: {c:?}");
+    }
+    // f32: a ball of radius 1e37.
+    let big = Ball::new(1e37f32).unwrap();
+    let c = shape_cast(
+        &big,
+        &Iso::from_translation(Vec3::new(-3e37, 0.0, 0.0)),
+        Vec3::X * 1e37,
+        &big,
+        &Iso::identity(),
+        Vec3::ZERO,
+        &opts(10.0),
+    );
+    assert!(c.hit && (c.toi - 1.0).abs() < 1e-5 && sane_cast(&c, 10.0), "{c:?}");
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Other libraries' failures (shared/PEER-FAILURES.md).
+
+/// parry #180: a box cast onto a long segment (f32, the box at (15.689465, 54.00709) moving (0.0081385,
+/// −0.999966)) returned no hit, while nudging the start by 1e-6 (an f32 ulp) gave one. Every nudge hits, at the
+/// closed-form time (the box's bottom face reaching the segment's line), in f32 and f64.
+#[test]
+fn parry_180_box_onto_segment_hits_under_1e6_nudges() {
+    fn case<V: common::Space2>(x: f64, y: f64) -> (bool, f64) {
+        let segment = Segment::new(V::from64(DVec2::new(1.0, 1.0)), V::from64(DVec2::new(124.0, 1.0))).unwrap();
+        let cube = Cuboid::new(V::from64(DVec2::splat(2.0))).unwrap();
+        let v = V::from64(DVec2::new(0.0081385, -0.999966));
+        let start = Iso::from_translation(V::from64(DVec2::new(x, y)));
+        let c = shape_cast(&segment, &Iso::identity(), V::zero(), &cube, &start, v, &opts(f64::INFINITY));
+        assert!(sane_cast(&c, V::Real::INFINITY), "{c:?}");
+        (c.hit, c.toi.to_f64())
+    }
+    for dx in [-2e-6, -1e-6, 0.0, 1e-6, 2e-6] {
+        for dy in [-1e-6, 0.0, 1e-6] {
+            let (x, y) = (15.689465 + dx, 54.00709 + dy);
+            // As f32 gives them: the closed form from the rounded inputs.
+            let (y32, vy32) = (y as f32 as f64, -0.999966f32 as f64);
+            let want32 = (y32 - 3.0) / -vy32;
+            let (hit, toi) = case::<Vec2>(x, y);
+            assert!(hit && (toi - want32).abs() < 1e-3, "f32 ({x}, {y}): {hit} {toi} vs {want32}");
+            let (hit, toi) = case::<DVec2>(x, y);
+            let want = (y - 3.0) / 0.999966;
+            assert!(hit && (toi - want).abs() < 1e-11, "f64 ({x}, {y}): {hit} {toi} vs {want}");
+        }
+    }
+}
+
+/// parry #429: a ball (r 0.5166) cast straight down onto a box of half-extent 5, 50 and 500 came back up to
+/// 139 mm short at 500 (termination on an unrefined bound, with support coordinates far larger than the answer).
+/// Here the time is within the cast's tolerance of the closed form (its 16 ulps of the pair's size: 2.5e-13 in
+/// f64, 2.7 mm in f32 at 500), from random points over the face.
+#[test]
+fn parry_429_ball_onto_large_box_toi_is_not_short() {
+    let mut r = common::rng(0x5eed_0c30);
+    for half in [5.0, 50.0, 500.0] {
+        let (mut worst64, mut worst32) = (0.0f64, 0.0f64);
+        for _ in 0..400 {
+            let (x, z) = (common::uniform(&mut r, -half, half), common::uniform(&mut r, -half, half));
+            let height = common::uniform(&mut r, 1.1, 4.0);
+            let want = height - 0.5 - 0.5166;
+            let ball = Ball::new(0.5166).unwrap();
+            let ground = Cuboid::new(DVec3::new(half, 0.5, half)).unwrap();
+            let start = Iso::from_translation(DVec3::new(x, height, z));
+            let c = shape_cast(&ball, &start, -DVec3::Y, &ground, &Iso::identity(), DVec3::ZERO, &opts(10.0));
+            assert!(c.hit && (c.normal + DVec3::Y).length() < 1e-12, "{c:?}");
+            worst64 = worst64.max((c.toi - want).abs());
+            let ball32 = Ball::new(0.5166f32).unwrap();
+            let ground32 = Cuboid::new(Vec3::new(half as f32, 0.5, half as f32)).unwrap();
+            let start32 = Iso::from_translation(Vec3::new(x as f32, height as f32, z as f32));
+            let c = shape_cast(&ball32, &start32, -Vec3::Y, &ground32, &Iso::identity(), Vec3::ZERO, &opts(10.0));
+            let want32 = (height as f32 as f64) - 0.5 - (0.5166f32 as f64);
+            assert!(c.hit && (c.normal + Vec3::Y).length() < 1e-6, "{c:?}");
+            worst32 = worst32.max((c.toi as f64 - want32).abs());
+        }
+        let size = 2.0 * DVec3::new(half, 0.5, half).length();
+        println!("ball onto a box of half-extent {half}: toi off by at most {worst64:.1e} (f64), {worst32:.1e} (f32)");
+        assert!(worst64 <= 16.0 * f64::EPSILON * size * 1.5, "{half}: {worst64}");
+        assert!(worst32 <= 16.0 * f32::EPSILON as f64 * size * 1.5, "{half}: {worst32}");
+    }
+}
+
+/// parry #193: shape-cast normals were "almost never normalized" and imprecise when moving nearly parallel to a
+/// wall (a character clipping through a 10 × 5 × 0.1 wall at a shallow angle); HeartofPhos's variant: shapes
+/// starting slightly inside a box's face got very different normals for slightly different depths. Here: unit to
+/// 1e-12 (f64) and exactly the wall's face normal, at shallow angles down to 1e-4, and at initial depths from
+/// 1e-6 to 1e-2.
+#[test]
+fn parry_193_cast_normals_are_unit_and_exact_at_shallow_angles() {
+    let wall = Cuboid::new(DVec3::new(5.0, 2.5, 0.05)).unwrap();
+    let movers: Vec<(&str, Box<dyn SupportMap<DVec3>>)> = vec![
+        ("capsule", Box::new(Capsule::new(0.5, 0.3).unwrap())),
+        ("box", Box::new(Cuboid::new(DVec3::splat(0.3)).unwrap())),
+        ("ball", Box::new(Ball::new(0.3).unwrap())),
+        ("rounded box", Box::new(Rounded::new(Cuboid::new(DVec3::splat(0.2)).unwrap(), 0.1).unwrap())),
+    ];
+    for (name, m) in &movers {
+        for slope in [1e-4, 1e-3, 1e-2, 0.3] {
+            // Closing `slope` per unit along x, from 3·slope above the face: contact over x = 0, at t = 3.
+            let reach = m.support(-DVec3::Z).z.abs() + m.radius();
+            let start = Iso::from_translation(DVec3::new(-3.0, 0.4, 0.05 + reach + 3.0 * slope));
+            let v = DVec3::new(1.0, 0.0, -slope);
+            let c = shape_cast(&**m, &start, v, &wall, &Iso::identity(), DVec3::ZERO, &opts(f64::INFINITY));
+            assert!(
+                c.hit && (c.toi - 3.0).abs() < 1e-9 && (c.normal.length() - 1.0).abs() < 1e-12,
+                "{name} {slope}: {c:?}"
+            );
+            assert!((c.normal + DVec3::Z).length() < 1e-12, "{name} {slope}: {:?}", c.normal);
+        }
+        for depth in [1e-6, 1e-4, 1e-2] {
+            // Starting `depth` inside the wall's +z face, moving along it.
+            let reach = m.support(-DVec3::Z).z.abs() + m.radius();
+            let start = Iso::from_translation(DVec3::new(0.2, 0.1, 0.05 + reach - depth));
+            let c = shape_cast(&**m, &start, DVec3::X, &wall, &Iso::identity(), DVec3::ZERO, &opts(1.0));
+            assert!(c.hit && c.toi == 0.0 && (c.normal + DVec3::Z).length() < 1e-9, "{name} {depth}: {c:?}");
+        }
+    }
+}
+
+/// parry #315: two unit boxes touching on the plane x = 1 got contact points at the first box's centre and a
+/// normal along −y. A cast between them starting there (moving into each other) hits at 0 with the face normal +x
+/// and witness points on the shared face; moving along the face with `ignore_initial_overlap_when_separating`
+/// slides out (parry #405); moving into it with the flag still hits (Jolt #1786).
+#[test]
+fn parry_315_405_jolt_1786_touching_boxes() {
+    fn case<V: common::Space3>()
+    where
+        V::Rotation: Rotation<V, Angular = V>,
+    {
+        let cube = Cuboid::new(V::from64(DVec3::splat(0.5))).unwrap();
+        let a = Iso::from_translation(V::from64(DVec3::splat(0.5)));
+        let b = Iso::from_translation(V::from64(DVec3::new(1.5, 0.5, 0.5)));
+        let tol = if V::NAME == "f64" { 1e-12 } else { 1e-6 };
+        let slide = CastOptions { ignore_initial_overlap_when_separating: true, ..opts(2.0) };
+        for (flag, o) in [(false, opts(2.0)), (true, slide)] {
+            let c = shape_cast(&cube, &a, V::from64(DVec3::X), &cube, &b, V::zero(), &o);
+            assert!(c.hit && c.toi == V::Real::ZERO, "{} {flag}: {c:?}", V::NAME);
+            assert!((c.normal.to64() - DVec3::X).length() < tol, "{} {flag}: {c:?}", V::NAME);
+            for p in [c.point_a.to64(), c.point_b.to64()] {
+                let on_face =
+                    (p.x - 1.0).abs() < tol && (-tol..=1.0 + tol).contains(&p.y) && (-tol..=1.0 + tol).contains(&p.z);
+                assert!(on_face, "{} {flag}: {c:?}", V::NAME);
+            }
+            let ma = Motion::new(a, V::from64(DVec3::X), V::zero());
+            let mb = Motion::new(b, V::zero(), V::zero());
+            let c = time_of_impact(&cube, &ma, &cube, &mb, &o);
+            assert!(c.hit && c.toi == V::Real::ZERO && (c.normal.to64() - DVec3::X).length() < tol, "{c:?}");
+        }
+        // Along the face and away: with the flag, a decided miss (clear all along); without, a hit at once.
+        for v in [DVec3::Y, DVec3::new(0.0, 0.6, -0.8), -DVec3::X, DVec3::new(-1.0, 1.0, 0.0)] {
+            let c = shape_cast(&cube, &a, V::from64(v), &cube, &b, V::zero(), &slide);
+            assert!(!c.hit && c.toi == V::Real::from_f64(2.0) && c.status == Status::Converged, "{v}: {c:?}");
+            let c = shape_cast(&cube, &a, V::from64(v), &cube, &b, V::zero(), &opts(2.0));
+            assert!(c.hit && c.toi == V::Real::ZERO, "{v}: {c:?}");
+            let ma = Motion::new(a, V::from64(v), V::zero());
+            let mb = Motion::new(b, V::zero(), V::zero());
+            let c = time_of_impact(&cube, &ma, &cube, &mb, &slide);
+            assert!(!c.hit && c.status == Status::Converged, "{v}: {c:?}");
+        }
+    }
+    case::<DVec3>();
+    case::<Vec3>();
+}
+
+/// Jolt #1786: a cast starting from touching (not intersecting) missed. Spheres, a capsule on a box, a hull on a
+/// hull, exactly touching and moving into each other: a hit at 0, with and without the flag, f64 and f32.
+#[test]
+fn jolt_1786_cast_from_touching_hits() {
+    let slide = CastOptions { ignore_initial_overlap_when_separating: true, ..opts(1.0) };
+    let ball = Ball::new(1.0).unwrap();
+    let capsule = Capsule::new(0.5, 0.25).unwrap();
+    let cube = Cuboid::new(DVec3::splat(1.0)).unwrap();
+    let tetra = ConvexPolytope::new(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z]).unwrap();
+    type Placed<'a> = (&'a dyn SupportMap<DVec3>, DVec3);
+    let cases: Vec<(&str, Placed, Placed)> = vec![
+        ("spheres", (&ball, DVec3::ZERO), (&ball, DVec3::new(2.0, 0.0, 0.0))),
+        // A standing capsule's bottom (y = −0.75) on the box's top face (y = 1).
+        ("capsule on box", (&capsule, DVec3::new(0.3, 1.75, -0.2)), (&cube, DVec3::ZERO)),
+        // Two tetrahedra sharing the point (1, 0, 0): the second one's corner at the origin sits there.
+        ("tetrahedra", (&tetra, DVec3::ZERO), (&tetra, DVec3::X)),
+    ];
+    for (name, (a, pa), (b, pb)) in cases {
+        let (pa, pb) = (Iso::from_translation(pa), Iso::from_translation(pb));
+        let d = gjk::distance(a, &pa, b, &pb);
+        assert!(d.distance.abs() < 1e-15, "{name}: set up touching: {d:?}");
+        let toward = pb.translation - pa.translation;
+        for o in [opts(1.0), slide] {
+            let c = shape_cast(a, &pa, toward, b, &pb, DVec3::ZERO, &o);
+            assert!(c.hit && c.toi == 0.0 && (c.normal.length() - 1.0).abs() < 1e-12, "{name}: {c:?}");
+        }
+    }
+    let ball32 = Ball::new(1.0f32).unwrap();
+    let far = Iso::from_translation(Vec3::new(2.0, 0.0, 0.0));
+    for o in [opts(1.0), CastOptions { ignore_initial_overlap_when_separating: true, ..opts(1.0) }] {
+        let c = shape_cast(&ball32, &Iso::identity(), Vec3::X, &ball32, &far, Vec3::ZERO, &o);
+        assert!(c.hit && c.toi == 0.0, "{c:?}");
+    }
+}
+
+/// box3d #32: a cast starting within the target distance reported a hit at once even when moving away, so a body
+/// resting within its skin of a floor could not move. With `ignore_initial_overlap_when_separating`, a box 0.02
+/// above a floor with a skin of 0.05 moves up and along freely (a decided miss) and hits at once moving down;
+/// without the flag every start within the skin is a hit at 0 (documented). From 0.08 above, moving down at 1, it
+/// hits when the gap reaches the skin: at 0.03.
+#[test]
+fn box3d_32_cast_within_target_distance() {
+    let floor = Cuboid::new(DVec3::new(10.0, 0.5, 10.0)).unwrap();
+    let cube = Cuboid::new(DVec3::splat(0.5)).unwrap();
+    let skin = CastOptions { target_distance: 0.05, ..opts(1.0) };
+    let slide = CastOptions { ignore_initial_overlap_when_separating: true, ..skin };
+    let resting = Iso::from_translation(DVec3::new(0.0, 1.02, 0.0));
+    for (v, moving_in) in [(DVec3::Y, false), (DVec3::X, false), (DVec3::new(1.0, 0.1, 0.0), false), (-DVec3::Y, true)]
+    {
+        let c = shape_cast(&cube, &resting, v, &floor, &Iso::identity(), DVec3::ZERO, &slide);
+        assert_eq!(c.hit, moving_in, "{v}: {c:?}");
+        assert!(if moving_in { c.toi == 0.0 } else { c.toi == 1.0 && c.status == Status::Converged }, "{c:?}");
+        let c = shape_cast(&cube, &resting, v, &floor, &Iso::identity(), DVec3::ZERO, &skin);
+        assert!(c.hit && c.toi == 0.0, "{v}: {c:?}");
+    }
+    let above = Iso::from_translation(DVec3::new(0.0, 1.08, 0.0));
+    let c = shape_cast(&cube, &above, -DVec3::Y, &floor, &Iso::identity(), DVec3::ZERO, &slide);
+    assert!(c.hit && (c.toi - 0.03).abs() < 1e-12, "{c:?}");
+    assert!(((c.point_a - c.point_b).length() - 0.05).abs() < 1e-12, "{c:?}");
+}
+
+/// Bullet #34 (and Drake #1712): a 2D lidar in front of a box got wrong ranges for rays nearly perpendicular to
+/// the face from the GJK ray test. A fan of 2001 rays, ±0.5 rad around the perpendicular (and ±1e-9, ±1e-15 of
+/// it), against the box's fast path, a polygon and a support-function box (GJK path): each range is the closed
+/// form 4 / cos θ to 1e-12 (the fast paths) and 1e-10 (the GJK path), or a miss past the box's half-height.
+#[test]
+fn bullet_34_lidar_fan_against_a_box() {
+    let cube = Cuboid::new(DVec2::new(1.0, 3.0)).unwrap();
+    let polygon = ConvexPolytope::new(&[
+        DVec2::new(-1.0, -3.0),
+        DVec2::new(1.0, -3.0),
+        DVec2::new(1.0, 3.0),
+        DVec2::new(-1.0, 3.0),
+    ])
+    .unwrap();
+    let gjk_box =
+        SupportFn::new(|d: DVec2| DVec2::new(if d.x < 0.0 { -1.0 } else { 1.0 }, if d.y < 0.0 { -3.0 } else { 3.0 }));
+    let at = Iso::from_translation(DVec2::new(5.0, 0.0));
+    let mut angles: Vec<f64> = (0..=2000).map(|i| -0.5 + i as f64 * 0.0005).collect();
+    angles.extend([1e-9, -1e-9, 1e-15, -1e-15, 0.0]);
+    let mut worst = 0.0f64;
+    for theta in angles {
+        let dir = DVec2::new(theta.cos(), theta.sin());
+        let inside = (4.0 * theta.tan()).abs() <= 3.0;
+        let want = 4.0 / theta.cos();
+        for (name, s, tol) in
+            [("box", &cube as &dyn SupportMap<DVec2>, 1e-12), ("polygon", &polygon, 1e-12), ("gjk", &gjk_box, 1e-10)]
+        {
+            let r = ray_cast(s, &at, DVec2::ZERO, dir, 100.0, true);
+            // Rays within 1e-9 of the box's corners may go either way.
+            if ((4.0 * theta.tan()).abs() - 3.0).abs() < 1e-9 {
+                continue;
+            }
+            assert_eq!(r.hit, inside, "{name} θ {theta}: {r:?}");
+            if inside {
+                worst = worst.max((r.toi - want).abs() / want);
+                assert!((r.toi - want).abs() <= tol * want, "{name} θ {theta}: {} vs {want}", r.toi);
+                assert!((r.normal + DVec2::X).length() < 1e-9, "{name} θ {theta}: {r:?}");
+            }
+        }
+    }
+    println!("lidar fan: worst relative range error {worst:.1e}");
+}
+
+/// parry #106: casts that start overlapping reported `Converged` on the analytic ball–ball path but `Penetrating`
+/// on the GJK path. One path here, one status: every pair overlapping or touching at t = 0 is a hit at 0 with
+/// status `Converged` and a unit normal, and a ray from inside a solid gets the same answer from the fast path
+/// and the GJK path.
+#[test]
+fn parry_106_same_status_on_every_path_at_toi_zero() {
+    let ball = Ball::new(1.0).unwrap();
+    let cube = Cuboid::new(DVec3::splat(1.0)).unwrap();
+    let capsule = Capsule::new(0.5, 0.5).unwrap();
+    let hull = ConvexPolytope::new(&[DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z, DVec3::ONE]).unwrap();
+    let point = Point::new(DVec3::new(0.1, 0.0, 0.0)).unwrap();
+    let shapes: [&dyn SupportMap<DVec3>; 5] = [&ball, &cube, &capsule, &hull, &point];
+    for (i, a) in shapes.iter().enumerate() {
+        for b in &shapes[i..] {
+            for offset in [0.0, 0.3, 1.0] {
+                let pb = Iso::from_translation(DVec3::new(offset, 0.1, 0.0));
+                let c = shape_cast(*a, &Iso::identity(), DVec3::X, *b, &pb, DVec3::ZERO, &opts(1.0));
+                if !gjk::intersects(*a, &Iso::identity(), *b, &pb) {
+                    continue;
+                }
+                assert!(c.hit && c.toi == 0.0 && c.status == Status::Converged, "{c:?}");
+                assert!((c.normal.length() - 1.0).abs() < 1e-12, "{c:?}");
+            }
+        }
+    }
+    let gjk_ball = SupportFn::rounded(|_: DVec3| DVec3::ZERO, 1.0);
+    for (o, d) in [(DVec3::ZERO, DVec3::X), (DVec3::new(0.5, 0.2, 0.1), DVec3::new(-1.0, 2.0, 0.5))] {
+        let fast = ray_cast(&ball, &Iso::identity(), o, d, 10.0, true);
+        let slow = ray_cast(&gjk_ball, &Iso::identity(), o, d, 10.0, true);
+        assert!(fast.hit && slow.hit && fast.toi == 0.0 && slow.toi == 0.0, "{fast:?} {slow:?}");
+        assert!(fast.status == slow.status && fast.normal == slow.normal, "{fast:?} {slow:?}");
+        let fast = ray_cast(&ball, &Iso::identity(), o, d, 10.0, false);
+        let slow = ray_cast(&gjk_ball, &Iso::identity(), o, d, 10.0, false);
+        assert!(fast.hit && slow.hit && fast.status == slow.status, "{fast:?} {slow:?}");
+        assert!(
+            (fast.toi - slow.toi).abs() < 1e-10 && (fast.normal - slow.normal).length() < 1e-9,
+            "{fast:?} {slow:?}"
+        );
+    }
+}
+
+/// Hulls without an inside — a flat 3D polygon, a 2D segment — are met where the ray crosses them, exactly (in
+/// f64), with the normal facing the ray; they had only the GJK path, whose touching tolerance in f32 called far
+/// points hits (issue 11's needle). A tilted square and a segment, against the crossing computed here.
+#[test]
+fn flat_hull_rays_cross_exactly() {
+    let mut r = common::rng(0x5eed_0c31);
+    let q = common::unit_quat(&mut r);
+    let corners = [
+        DVec3::new(-1.0, -0.5, 0.0),
+        DVec3::new(1.0, -0.5, 0.0),
+        DVec3::new(1.0, 0.5, 0.0),
+        DVec3::new(-1.0, 0.5, 0.0),
+    ];
+    let square: Vec<DVec3> = corners.iter().map(|&c| q * c + DVec3::new(0.3, -0.2, 0.1)).collect();
+    let flat = ConvexPolytope::new(&square).unwrap();
+    let flat32 = ConvexPolytope::new(&square.iter().map(|p| p.as_vec3()).collect::<Vec<_>>()).unwrap();
+    let n = q * DVec3::Z;
+    let (mut hits, mut misses) = (0, 0);
+    for _ in 0..2000 {
+        let o = common::in_cube3(&mut r, 3.0);
+        let target = q * DVec3::new(common::uniform(&mut r, -1.3, 1.3), common::uniform(&mut r, -0.7, 0.7), 0.0)
+            + DVec3::new(0.3, -0.2, 0.1);
+        let d = target - o;
+        // The crossing, here: where n·(o + t d − target) = 0, i.e. t = 1; inside when |x| ≤ 1, |y| ≤ 0.5 locally.
+        let local = q.inverse() * (target - DVec3::new(0.3, -0.2, 0.1));
+        let inside = local.x.abs() <= 1.0 && local.y.abs() <= 0.5;
+        if (local.x.abs() - 1.0).abs() < 1e-9 || (local.y.abs() - 0.5).abs() < 1e-9 || n.dot(d).abs() < 1e-6 {
+            continue;
+        }
+        let c = ray_cast(&flat, &Iso::identity(), o, d, 10.0, true);
+        assert_eq!(c.hit, inside, "{c:?}");
+        let c32 = ray_cast(&flat32, &Iso::identity(), o.as_vec3(), d.as_vec3(), 10.0, true);
+        // In f32 the corners round off their plane (a sliver 1e-8 thick): a ray at a cosine c meets it up to
+        // 1e-8 / c earlier or later; checked where that is below 1e-5.
+        let steep = n.dot(d).abs() / d.length() > 0.01;
+        if inside {
+            hits += 1;
+            assert!(c.iterations == 0 && (c.toi - 1.0).abs() < 1e-12, "{c:?}");
+            let facing = if n.dot(d) < 0.0 { n } else { -n };
+            assert!((c.normal - facing).length() < 1e-12, "{c:?} vs {facing}");
+            assert!(!steep || c32.hit && (c32.toi - 1.0).abs() < 1e-5, "{c32:?}");
+        } else {
+            misses += 1;
+            let near_edge = (local.x.abs() - 1.0).abs() < 1e-5 || (local.y.abs() - 0.5).abs() < 1e-5;
+            assert!(!steep || !c32.hit || near_edge, "{c32:?}");
+        }
+    }
+    assert!(hits > 500 && misses > 300, "{hits} {misses}");
+    // A 2D segment: crossed at its point, missed beside it, along its line left to the GJK cast.
+    let seg = ConvexPolytope::new(&[DVec2::new(-1.0, 2.0), DVec2::new(3.0, 4.0)]).unwrap();
+    let c = ray_cast(&seg, &Iso::identity(), DVec2::new(1.0, 0.0), DVec2::new(0.0, 2.0), 10.0, true);
+    assert!(c.hit && c.iterations == 0 && (c.toi - 1.5).abs() < 1e-15, "{c:?}");
+    assert!((c.normal - DVec2::new(1.0, -2.0).normalize()).length() < 1e-15, "{c:?}");
+    let c = ray_cast(&seg, &Iso::identity(), DVec2::new(4.0, 0.0), DVec2::new(0.0, 2.0), 10.0, true);
+    assert!(!c.hit && c.toi == 10.0, "{c:?}");
+    let c = ray_cast(&seg, &Iso::identity(), DVec2::new(-3.0, 1.0), DVec2::new(2.0, 1.0), 10.0, true);
+    assert!(c.hit && c.iterations > 0 && (c.toi - 1.0).abs() < 1e-9, "along the line, by GJK: {c:?}");
+}
