@@ -128,7 +128,7 @@ fn check_against_parts(
     let i = ask(&line("intersect"));
     let any = per_part(parts, &line("intersect"), |v| v["intersecting"].as_bool().unwrap() as u8 as f64);
     let intersecting = i["intersecting"].as_bool().unwrap();
-    assert_eq!(intersecting, any.iter().any(|&x| x == 1.0), "{what}: {i} vs {any:?}");
+    assert_eq!(intersecting, any.contains(&1.0), "{what}: {i} vs {any:?}");
     assert_eq!(intersecting, d["intersecting"].as_bool().unwrap(), "{what}: {i} vs {d}");
     if intersecting {
         let k = i["part_a"].as_u64().unwrap() as usize;
