@@ -1,4 +1,5 @@
-// The live page: two 2D shapes you drag and turn, their Minkowski difference, and every GJK step.
+// The live 2D page: two shapes you drag and turn, their Minkowski difference, and every GJK step and EPA
+// iteration, one at a time (slider, play, step).
 //
 // Nothing geometric is computed here. The page writes its shapes and poses as one query line in the `gjk query`
 // format and asks the library (compiled to WebAssembly, crates/gjk-web) for the scene: the outlines of A, B and
@@ -6,9 +7,13 @@
 // exactly as `gjk query` prints it. This file only draws that and handles the mouse.
 
 import init, { scene as runScene, version } from './pkg/gjk_web.js';
+import { framesOf, Stepper, showText } from './steps.js';
 
-// The shapes on offer, in the CLI's JSON form (local coordinates; the pose places them).
+// The shapes on offer, in the CLI's JSON form (local coordinates; the pose places them). The first two are the
+// textbook example's triangles (docs/how-gjk-works.md, `gjk draw --example textbook`).
 const SHAPES = {
+  triangle: { type: 'polygon', points: [[0, 1], [1, -1], [-1, -1]] },
+  'triangle, upside down': { type: 'polygon', points: [[0, -1], [1, 1], [-1, 1]] },
   polygon: { type: 'polygon', points: [[-0.9, -0.55], [0.75, -0.7], [1.0, 0.2], [0.15, 0.85], [-0.75, 0.55]] },
   circle: { type: 'circle', radius: 0.75 },
   box: { type: 'box', half_extents: [0.9, 0.55] },
@@ -24,15 +29,18 @@ const COLOR = {
 const WORLD_SCALE = 80; // pixels per unit in the shapes' view; the world origin is the canvas centre
 const HANDLE_RADIUS = 1.35; // the rotation ring's handle sits this far from a shape's centre (world units)
 
+// The first view: the textbook triangles, a little apart, overlapping. GJK needs two steps: from w₀ to a segment,
+// then to a triangle that encloses the origin. The page opens on the start; play (or step) goes through them.
 const state = {
-  a: { type: 'polygon', x: -1.5, y: -0.1, angle: 0.35 },
-  b: { type: 'ellipse', x: 1.7, y: 0.45, angle: -0.6 },
-  query: 'penetration',
-  step: null, // the step shown (1-based); null follows the last one
+  a: { type: 'triangle', x: -0.5, y: 0, angle: 0 },
+  b: { type: 'triangle, upside down', x: 0.4, y: 0.1, angle: 0 },
+  query: 'distance',
 };
 
 let current = null; // the last scene the library returned
+let frames = []; // its frames: start, GJK steps, EPA iterations
 let line = ''; // the query line it answered
+let stepper = null;
 
 // ---------------------------------------------------------------- the query line and the library's answer
 
@@ -45,32 +53,21 @@ function queryLine() {
   });
 }
 
-function update() {
+// Runs the query of the current shapes; `follow` shows the last frame (the answer), as while dragging.
+function update(follow = true) {
   line = queryLine();
   current = JSON.parse(runScene(line));
-  // The slider runs through GJK's steps, then (penetration, cores overlapping) EPA's iterations.
-  current.frames = [
-    ...(current.steps ?? []).map((s) => ({ kind: 'GJK', ...s })),
-    ...(current.epa ?? []).map((e) => ({ kind: 'EPA', ...e })),
-  ];
-  const n = current.frames.length;
-  const slider = document.getElementById('step');
-  slider.min = n > 0 ? 1 : 0;
-  slider.max = n;
-  slider.disabled = n === 0;
-  if (state.step !== null && state.step > n) state.step = null;
-  slider.value = state.step ?? n;
+  // The slider runs through the start, GJK's steps, then (penetration, cores overlapping) EPA's iterations.
+  frames = framesOf(current);
+  stepper.reset(frames.length, follow);
   drawAll();
-  publish();
 }
 
-// What a test (or a curious user in the console) can read: the line, the scene and the verdict shown.
-function publish() {
-  const a = current.answer;
+// What a test (or a curious user in the console) can read: the line, the scene, the frame and the verdict shown.
+function publish(verdict) {
   window.gjkPage = {
-    ready: true, line, scene: current, state: structuredClone(state),
-    verdict: current.error ? 'error' : (a.intersecting ? 'intersecting' : 'separated'),
-    centerOnScreen, handleOnScreen,
+    ready: true, line, scene: current, state: structuredClone(state), frames: frames.length,
+    shown: stepper.index, playing: stepper.timer !== null, verdict, centerOnScreen, handleOnScreen,
   };
 }
 
@@ -203,15 +200,12 @@ function grid(v) {
 }
 
 function shownStep() {
-  const frames = current.frames ?? [];
-  return frames.length ? frames[(state.step ?? frames.length) - 1] : null;
+  return frames[stepper.index] ?? null;
 }
 
 const sub = (p, q) => [p[0] - q[0], p[1] - q[1]];
 const add = (p, q) => [p[0] + q[0], p[1] + q[1]];
 const scaled = (p, k) => [p[0] * k, p[1] * k];
-const fmt = (x) => (Math.abs(x) < 5e-4 ? '0.000' : x.toFixed(3)).replace('-', '−');
-const fmtP = (p) => `(${fmt(p[0])}, ${fmt(p[1])})`;
 
 // ---------------------------------------------------------------- the shapes' view
 
@@ -237,12 +231,13 @@ function drawWorld() {
     text(v, key.toUpperCase(), ...add(v.px([s.x, s.y]), [6, -6]), color, 'bold 14px "DejaVu Sans", sans-serif');
   }
   const step = shownStep();
-  if (step?.kind === 'GJK') {
+  if ((step?.kind === 'GJK' || step?.kind === 'start') && step.support_a && step.support_b) {
     // The support points this step asked for: w = s_A(d) − s_B(−d).
+    const d = step.kind === 'start' ? 'd₀' : 'd';
     dot(v, step.support_a, COLOR.w, 4);
     dot(v, step.support_b, COLOR.w, 4);
-    text(v, 's_A(d)', ...add(v.px(step.support_a), [6, 16]), COLOR.w);
-    text(v, 's_B(−d)', ...add(v.px(step.support_b), [6, 16]), COLOR.w);
+    text(v, `s_A(${d})`, ...add(v.px(step.support_a), [6, 16]), COLOR.w);
+    text(v, `s_B(−${d})`, ...add(v.px(step.support_b), [6, 16]), COLOR.w);
   }
   const a = current.answer;
   if (current.point_a && current.point_b) {
@@ -272,6 +267,17 @@ function drawDiff() {
   dot(v, [0, 0], COLOR.v, 4, 'O');
   const step = shownStep();
   if (step?.kind === 'EPA') drawExpansion(v, step);
+  if (step?.kind === 'start') {
+    const d = step.direction, len = Math.hypot(d[0], d[1]);
+    if (len > 0) {
+      const tip = scaled(d, (0.2 * Math.min(v.w, v.h)) / v.scale / len);
+      arrow(v, [0, 0], tip, COLOR.w, 1.5);
+      text(v, 'd₀', ...add(v.px(tip), [4, -4]), COLOR.w);
+      const t = scaled([-d[1] / len, d[0] / len], (v.w + v.h) / v.scale);
+      polygon(v, [add(step.support, t), sub(step.support, t)], COLOR.w, null, 1, [4, 4]);
+    }
+    dot(v, step.support, COLOR.w, 5, 'w₀');
+  }
   if (step?.kind === 'GJK') {
     polygon(v, step.before, COLOR.simplex, null, 1, [3, 3]);
     polygon(v, step.simplex, COLOR.simplex, 'rgba(47, 133, 90, 0.18)', 2.5);
@@ -290,9 +296,11 @@ function drawDiff() {
     }
     dot(v, step.support, COLOR.w, 5, 'w');
     polygon(v, [[0, 0], step.closest], COLOR.v, null, 1, [2, 3]);
-    dot(v, step.closest, COLOR.v, 3.5, 'v');
+    // v at O (the simplex holds the origin) is not named twice.
+    const atO = Math.hypot(...step.closest) * v.scale < 6;
+    dot(v, step.closest, COLOR.v, 3.5, atO ? null : 'v');
   }
-  const last = !step || state.step === null || state.step === current.frames.length;
+  const last = stepper.index === frames.length - 1;
   if (last && current.point_a && current.point_b) {
     // The answer on A − B: a − b is the point of A − B nearest O (or, overlapping, nearest its boundary).
     const p = sub(current.point_a, current.point_b);
@@ -318,36 +326,7 @@ function drawExpansion(v, e) {
 function drawAll() {
   drawWorld();
   drawDiff();
-  const badge = document.getElementById('status');
-  const a = current.answer ?? {};
-  if (current.error) {
-    badge.className = 'badge error';
-    badge.textContent = current.error;
-  } else if (a.intersecting) {
-    badge.className = 'badge intersecting';
-    badge.textContent = a.depth !== undefined ? `intersecting · depth ${fmt(a.depth)}` : 'intersecting';
-  } else {
-    badge.className = 'badge separated';
-    badge.textContent = a.distance !== undefined ? `separated · distance ${fmt(a.distance)}` : 'separated';
-  }
-  badge.dataset.state = current.error ? 'error' : a.intersecting ? 'intersecting' : 'separated';
-  const step = shownStep();
-  const n = current.frames?.length ?? 0;
-  const k = state.step ?? n;
-  document.getElementById('step-label').textContent = step ? `${step.kind} ${step.iteration} (${k} of ${n})` : 'none';
-  let about = current.error ? '' : `No GJK step: ${current.start?.how ?? ''}.`;
-  if (step?.kind === 'GJK') {
-    about = `<b>GJK step ${step.iteration}: ${step.decision}.</b> ${step.meaning}.<br>` +
-      `d = ${fmtP(step.direction)} · w = ${fmtP(step.support)} · v = ${fmtP(step.closest)} (|v| = ${fmt(Math.hypot(...step.closest))})`;
-  } else if (step?.kind === 'EPA') {
-    about = `<b>EPA iteration ${step.iteration}: ${step.decision}.</b> ${step.meaning}.<br>` +
-      `nearest edge at ${fmt(step.lower)} along n = ${fmtP(step.normal)} · w = ${fmtP(step.support)} · ` +
-      `depth between ${fmt(step.lower)} and ${fmt(step.upper)}`;
-  }
-  document.getElementById('step-text').innerHTML = about;
-  document.getElementById('readout').textContent = current.error
-    ? `error: ${current.error}`
-    : [current.headline, ...current.lines, '', 'the same query for gjk query:', line].join('\n');
+  publish(showText(current, line, frames, stepper.index));
 }
 
 // ---------------------------------------------------------------- the mouse
@@ -406,7 +385,6 @@ function schedule() {
   pending = true;
   requestAnimationFrame(() => {
     pending = false;
-    state.step = null;
     update();
   });
 }
@@ -456,7 +434,6 @@ function setupControls() {
     select.value = state[key].type;
     select.addEventListener('change', () => {
       state[key].type = select.value;
-      state.step = null;
       update();
     });
   }
@@ -464,15 +441,7 @@ function setupControls() {
   query.value = state.query;
   query.addEventListener('change', () => {
     state.query = query.value;
-    state.step = null;
     update();
-  });
-  const slider = document.getElementById('step');
-  slider.addEventListener('input', () => {
-    const k = Number(slider.value);
-    state.step = k >= current.frames.length ? null : k;
-    drawAll();
-    publish();
   });
 }
 
@@ -481,9 +450,12 @@ async function main() {
   document.getElementById('version').textContent = `gjk ${version()}`;
   world = setupCanvas('world');
   diff = setupCanvas('diff');
+  stepper = new Stepper(drawAll);
   setupControls();
   setupMouse();
-  update();
+  // The first view opens on the start: play or step goes through the query.
+  update(false);
+  stepper.show(0);
 }
 
 main().catch((e) => {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The interactive page's browser test (page.test.mjs): installs what it needs — Debian's chromium and the two npm
-# packages pinned in package-lock.json — then runs it with node's test runner. `gjk serve`, which the test starts,
-# installs the WebAssembly target and wasm-bindgen-cli on first use and builds the page. Run from anywhere.
+# The live pages' browser test (page.test.mjs, the 2D and the 3D page): installs what it needs — Debian's chromium
+# and the two npm packages pinned in package-lock.json — then runs it with node's test runner. The test starts
+# `gjk serve`, which serves the page built into the binary (web/pkg is prebuilt: nothing is compiled to
+# WebAssembly here). Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -325,3 +325,40 @@ fn refuses_what_it_cannot_draw() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
 }
+
+/// The 3D picture's labels once sat on one another (capsule-box-3d: "v", "O" and "w₀" in one spot, "a − b" over
+/// "a"): every plot's point labels are now placed clear of each other and inside the plot, in every built-in
+/// example and every line above.
+#[test]
+fn point_labels_never_overlap() {
+    use gjk_cli::draw::{model, render, EXAMPLES};
+    let mut sheets: Vec<(String, model::Drawing)> = EXAMPLES
+        .iter()
+        .map(|e| (e.name.to_string(), model::build(&json(e.line), e.warm).expect("an example draws")))
+        .collect();
+    sheets.extend(LINES.iter().map(|l| (l.to_string(), model::build(&json(l), &[]).expect("the line draws"))));
+    let mut labels = 0;
+    for (name, drawing) in &sheets {
+        let svg = render::svg(drawing);
+        for plot in render::label_boxes(drawing) {
+            for (i, a) in plot.iter().enumerate() {
+                labels += 1;
+                // Inside the plot (the 3D sheets' plots are 190 pixels square, the 2D ones 230 or 260).
+                assert!(a.x0 >= 0.0 && a.y0 >= 0.0 && a.x1 <= 262.0 && a.y1 <= 262.0, "{name}: {a:?} leaves the plot");
+                // Written where it was placed.
+                let x = format!(r#"x="{}""#, trim(a.x));
+                assert!(svg.contains(&x), "{name}: {a:?} is not in the SVG");
+                for b in &plot[i + 1..] {
+                    assert_eq!(a.overlap(b), 0.0, "{name}: {:?} and {:?} overlap\n{a:?}\n{b:?}", a.text, b.text);
+                }
+            }
+        }
+    }
+    assert!(labels > 100, "{labels} labels checked");
+}
+
+/// A pixel coordinate as the SVG writes it (two decimals, no trailing zeros).
+fn trim(x: f64) -> String {
+    let s = format!("{x:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}

@@ -1,6 +1,7 @@
 //! `gjk serve` against hostile clients (issue 11, section 4): symbolic links out of the folder, long and many
 //! headers, foreign Host names, slow clients and too many connections. Each test starts its own server on a free
-//! port with `--no-build` over a small folder.
+//! port, over a small folder (`--dir`) or, for the built-in page, with no folder at all from a directory that holds
+//! no page (as after `cargo install`).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -38,10 +39,17 @@ fn server(name: &str, extra: &[&str]) -> Server {
         std::os::unix::fs::symlink(&dir, web.join("rootlink")).unwrap();
         std::os::unix::fs::symlink("index.html", web.join("in.html")).unwrap();
     }
+    let mut args = vec!["--dir".into(), web.into_os_string()];
+    args.extend(extra.iter().map(|a| (*a).into()));
+    start(dir, &args)
+}
+
+/// `gjk serve --port 0 ARGS` run in `dir` (removed when the server is dropped), once it has said where it serves.
+fn start(dir: PathBuf, args: &[std::ffi::OsString]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gjk"))
-        .args(["serve", "--no-build", "--port", "0", "--dir"])
-        .arg(&web)
-        .args(extra)
+        .args(["serve", "--port", "0"])
+        .args(args)
+        .current_dir(&dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -75,8 +83,53 @@ impl Server {
     }
 
     fn get(&self, path: &str) -> String {
-        self.send(format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n", self.port).as_bytes())
+        String::from_utf8_lossy(&self.get_bytes(path)).into_owned()
     }
+
+    /// The whole answer to a GET, as bytes.
+    fn get_bytes(&self, path: &str) -> Vec<u8> {
+        let mut s = self.connect();
+        let request = format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n", self.port);
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        s.read_to_end(&mut out).unwrap();
+        out
+    }
+}
+
+/// The body of an answer (after its blank line).
+fn body(answer: &[u8]) -> &[u8] {
+    let at = answer.windows(4).position(|w| w == b"\r\n\r\n").expect("a head") + 4;
+    &answer[at..]
+}
+
+/// The page is built into the binary: served with no source tree around (the server runs in an empty folder, as
+/// an installed gjk would), each file the one in web/ byte for byte, with its type, and nothing else.
+#[test]
+fn the_built_in_page_needs_no_source_tree() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-built-in-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let s = start(dir, &[]);
+    let web = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../web");
+    for (path, file, kind) in [
+        ("/", "index.html", "text/html"),
+        ("/3d.html", "3d.html", "text/html"),
+        ("/app.js", "app.js", "text/javascript"),
+        ("/pkg/gjk_web.js", "pkg/gjk_web.js", "text/javascript"),
+        ("/pkg/gjk_web_bg.wasm?v=1", "pkg/gjk_web_bg.wasm", "application/wasm"),
+        ("/style.css", "style.css", "text/css"),
+    ] {
+        let answer = s.get_bytes(path);
+        let text = String::from_utf8_lossy(&answer);
+        assert_eq!(status(&text), 200, "{path}");
+        assert!(text.contains(&format!("Content-Type: {kind}")), "{path}");
+        assert_eq!(body(&answer), std::fs::read(web.join(file)).unwrap(), "{path}");
+    }
+    for missing in ["/pkg/STAMP", "/build.sh", "/test/page.test.mjs", "/../Cargo.toml", "/pkg", "/index.htm"] {
+        assert_eq!(status(&s.get(missing)), 404, "{missing}");
+    }
+    assert_eq!(status(&s.send(b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n")), 403);
 }
 
 fn status(answer: &str) -> u16 {

@@ -8,7 +8,9 @@
 // pose takes the error branch instead of passing a check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
+mod answer;
 mod batch;
+mod composite;
 mod pose;
 mod query;
 mod shape;
@@ -19,6 +21,7 @@ use pyo3::prelude::*;
 #[pymodule]
 fn _gjk(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shape::register(m)?;
+    composite::register(m)?;
     query::register(m)?;
     m.add_function(wrap_pyfunction!(batch::batch, m)?)?;
     m.add("ROTATION_TOLERANCE_F64", <gjk::math::DVec3 as space::Space>::ROTATION_TOLERANCE)?;

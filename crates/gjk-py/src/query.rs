@@ -1,19 +1,19 @@
-//! One query on one pair: the library's query, its answer as a small Python object (status, error bound,
-//! points as numpy arrays of the shapes' dtype).
+//! One query on one pair: the library's query (through [`crate::answer`], which the batches share), its answer as
+//! a small Python object (status, error bound, the leaves met, points as numpy arrays of the shapes' dtype).
 
-use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion};
-use gjk::manifold::contact_manifold;
+use gjk::cast::{CastOptions, Motion};
 use gjk::math::{Iso, Real};
-use gjk::{distance_with, intersection, penetration_with, DistanceOptions, Status};
+use gjk::{DistanceOptions, Status};
 use numpy::ndarray::{ArrayD, IxDyn};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
+use crate::answer::{self, CastHit};
 use crate::pose::{coords, vector, Poses};
 use crate::shape::Shape;
-use crate::space::{with_space, Convex, Space};
+use crate::space::{with_space, Body, Space};
 
 /// The status codes of batch arrays (and `status_code` of single answers).
 pub const STATUS_NAMES: [&str; 5] = ["converged", "max_iterations", "stalled", "above_bound", "invalid_input"];
@@ -29,9 +29,14 @@ pub fn status_code(s: Status) -> u8 {
     }
 }
 
+/// A leaf index as a batch column entry: −1 for none (a convex shape or a half-space).
+pub fn part_code(p: Option<u32>) -> i64 {
+    p.map_or(-1, i64::from)
+}
+
 /// The two shapes' geometry in space `V` (both must be of it).
-pub fn pair<'s, V: Space>(a: &'s Shape, b: &'s Shape) -> PyResult<(&'s Convex<V>, &'s Convex<V>)> {
-    match (V::convex(&a.geom), V::convex(&b.geom)) {
+pub fn pair<'s, V: Space>(a: &'s Shape, b: &'s Shape) -> PyResult<(&'s Body<V>, &'s Body<V>)> {
+    match (V::body(&a.geom), V::body(&b.geom)) {
         (Some(x), Some(y)) => Ok((x, y)),
         _ => Err(PyValueError::new_err(format!(
             "the shapes are of different spaces: a is {}, b is {} (dimension and dtype must agree)",
@@ -143,6 +148,15 @@ fn arr<'py, V: Space>(py: Python<'py>, v: V) -> Py<PyAny> {
     PyArray1::from_iter(py, coords(v)).into_any().unbind()
 }
 
+fn fmt_parts(a: Option<u32>, b: Option<u32>) -> String {
+    let show = |p: Option<u32>| p.map_or("None".to_string(), |x| x.to_string());
+    if a.is_none() && b.is_none() {
+        String::new()
+    } else {
+        format!(", part_a={}, part_b={}", show(a), show(b))
+    }
+}
+
 fn fmt_vec(py: Python<'_>, v: &Py<PyAny>) -> String {
     v.bind(py).call_method0("tolist").and_then(|l| l.repr()).map(|r| r.to_string()).unwrap_or_default()
 }
@@ -181,8 +195,15 @@ pub struct DistanceResult {
     point_b: Py<PyAny>,
     /// Unit vector from A toward B (zeros when the cores overlap).
     normal: Py<PyAny>,
-    /// GJK iterations.
+    /// A's leaf holding point_a (a TriMesh's triangle, a Compound's part, a HeightField's triangle); None for a
+    /// convex shape or a HalfSpace.
+    part_a: Option<u32>,
+    /// B's leaf holding point_b.
+    part_b: Option<u32>,
+    /// GJK iterations (two convex shapes; 0 for a pair with a composite or a half-space).
     iterations: u32,
+    /// Leaf-pair queries run (1 for two convex shapes).
+    leaves: u32,
     /// "converged", "max_iterations", "stalled" or "above_bound".
     status: &'static str,
     /// The status as its batch code (0 converged, 1 max_iterations, 2 stalled, 3 above_bound).
@@ -195,7 +216,7 @@ pub struct DistanceResult {
 impl DistanceResult {
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "DistanceResult(distance={:?}, intersecting={}, status='{}', error_bound={:?}, point_a={}, point_b={}, normal={}, iterations={})",
+            "DistanceResult(distance={:?}, intersecting={}, status='{}', error_bound={:?}, point_a={}, point_b={}, normal={}, iterations={}{})",
             self.distance,
             if self.intersecting { "True" } else { "False" },
             self.status,
@@ -203,7 +224,8 @@ impl DistanceResult {
             fmt_vec(py, &self.point_a),
             fmt_vec(py, &self.point_b),
             fmt_vec(py, &self.normal),
-            self.iterations
+            self.iterations,
+            fmt_parts(self.part_a, self.part_b)
         )
     }
 }
@@ -212,8 +234,11 @@ impl DistanceResult {
 ///
 /// Returns a DistanceResult: `distance` (0 when intersecting), `point_a`, `point_b` (world), `normal` (unit,
 /// from A toward B), `intersecting`, `status`, `error_bound` (upper minus lower bound proven by the run),
-/// `iterations`. `max_distance`: stop early once the shapes are known to be farther apart (status
+/// `iterations`, `part_a` / `part_b` (the leaves of composite shapes that realise the distance; None for convex
+/// shapes), `leaves`. `max_distance`: stop early once the shapes are known to be farther apart (status
 /// "above_bound", distance a lower bound). `tolerance`: relative duality-gap tolerance (default 64 ε).
+/// `max_iterations` and `tolerance` apply to two convex shapes; with a composite (TriMesh, Compound,
+/// HeightField) or a HalfSpace only their defaults are accepted.
 ///
 /// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
 /// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
@@ -236,14 +261,18 @@ pub fn distance(
         let (sa, sb) = pair::<V>(&a, &b)?;
         let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
         let o = options(max_iterations, tolerance, max_distance)?;
-        let d = distance_with(sa.as_ref(), &pa, sb.as_ref(), &pb, &o, None, &mut ());
+        answer::check_options(sa, sb, &o).map_err(PyValueError::new_err)?;
+        let d = answer::distance(sa, &pa, sb, &pb, &o);
         Ok(DistanceResult {
             intersecting: d.intersecting,
             distance: d.distance.to_f64(),
             point_a: arr(py, d.point_a),
             point_b: arr(py, d.point_b),
             normal: arr(py, d.normal),
+            part_a: d.part_a,
+            part_b: d.part_b,
             iterations: d.iterations,
+            leaves: d.leaves,
             status: d.status.as_str(),
             status_code: status_code(d.status),
             error_bound: d.error_bound.to_f64(),
@@ -302,12 +331,13 @@ pub fn intersects(
         let (sa, sb) = pair::<V>(&a, &b)?;
         let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
         let o = options(max_iterations, None, None)?;
-        let r = intersection(sa.as_ref(), &pa, sb.as_ref(), &pb, &o, None, &mut ());
+        answer::check_options(sa, sb, &o).map_err(PyValueError::new_err)?;
+        let (intersecting, iterations, status) = answer::intersection(sa, &pa, sb, &pb, &o);
         Ok(IntersectionResult {
-            intersecting: r.intersecting,
-            iterations: r.iterations,
-            status: r.status.as_str(),
-            status_code: status_code(r.status),
+            intersecting,
+            iterations,
+            status: status.as_str(),
+            status_code: status_code(status),
         })
     })
 }
@@ -327,13 +357,18 @@ pub struct PenetrationResult {
     point_a: Py<PyAny>,
     /// B's point deepest into A; point_b − point_a = distance · normal.
     point_b: Py<PyAny>,
-    /// GJK plus EPA iterations.
+    /// A's leaf (composite shapes; None for a convex shape or a HalfSpace).
+    part_a: Option<u32>,
+    /// B's leaf.
+    part_b: Option<u32>,
+    /// GJK plus EPA iterations (two convex shapes; 0 for a pair with a composite or a half-space).
     iterations: u32,
-    /// How the query ended (the worse of GJK's and EPA's).
+    /// How the query ended (the worse of GJK's and EPA's; over the leaves for a composite).
     status: &'static str,
     /// The status as its batch code.
     status_code: u8,
-    /// Upper minus lower bound on the signed distance proven by the run.
+    /// Upper minus lower bound on the signed distance proven by the run; inf for a pair with a composite or a
+    /// half-space (the library reports its status only).
     error_bound: f64,
 }
 
@@ -341,7 +376,7 @@ pub struct PenetrationResult {
 impl PenetrationResult {
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "PenetrationResult(distance={:?}, depth={:?}, status='{}', error_bound={:?}, normal={}, point_a={}, point_b={}, iterations={})",
+            "PenetrationResult(distance={:?}, depth={:?}, status='{}', error_bound={:?}, normal={}, point_a={}, point_b={}, iterations={}{})",
             self.distance,
             self.depth,
             self.status,
@@ -349,17 +384,20 @@ impl PenetrationResult {
             fmt_vec(py, &self.normal),
             fmt_vec(py, &self.point_a),
             fmt_vec(py, &self.point_b),
-            self.iterations
+            self.iterations,
+            fmt_parts(self.part_a, self.part_b)
         )
     }
 }
 
 /// Signed distance of two shapes: the gap when apart, minus the penetration depth when overlapping (EPA on the
-/// shapes' cores; balls and capsules exact).
+/// shapes' cores; balls and capsules exact). With a composite: the deepest over its overlapping leaves (a shape
+/// wholly inside a solid mesh is pushed out through the nearest face), or the distance when none overlaps.
 ///
 /// Returns a PenetrationResult: `distance` (signed), `depth`, `normal` (moving B by depth · normal separates
-/// them), `point_a`, `point_b` (deepest points; point_b − point_a = distance · normal), `status`,
-/// `error_bound`, `iterations`.
+/// them), `point_a`, `point_b` (deepest points; point_b − point_a = distance · normal), `part_a` / `part_b`
+/// (the leaves), `status`, `error_bound` (inf with a composite or a HalfSpace: not reported by the library),
+/// `iterations`. `max_iterations` and `tolerance` apply to two convex shapes only.
 ///
 /// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
 /// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
@@ -380,14 +418,17 @@ pub fn penetration(
         let (sa, sb) = pair::<V>(&a, &b)?;
         let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
         let o = options(max_iterations, tolerance, None)?;
-        let p = penetration_with(sa.as_ref(), &pa, sb.as_ref(), &pb, &o, &mut ());
+        answer::check_options(sa, sb, &o).map_err(PyValueError::new_err)?;
+        let p = answer::penetration(sa, &pa, sb, &pb, &o);
         Ok(PenetrationResult {
             intersecting: p.intersecting,
             distance: p.distance.to_f64(),
-            depth: p.depth.to_f64(),
+            depth: (-p.distance).max(<V as Space>::Scalar::ZERO).to_f64(),
             normal: arr(py, p.normal),
             point_a: arr(py, p.point_a),
             point_b: arr(py, p.point_b),
+            part_a: p.part_a,
+            part_b: p.part_b,
             iterations: p.iterations,
             status: p.status.as_str(),
             status_code: status_code(p.status),
@@ -396,22 +437,35 @@ pub fn penetration(
     })
 }
 
-/// The answer of `gjk.contact_manifold`: up to 4 contacts (2 in 2D) sharing one normal.
+/// The answer of `gjk.contact_manifold`: every contact of the pair within the prediction distance. Two convex
+/// shapes have one manifold (up to 4 contacts, 2 in 2D, sharing one normal); a pair with a composite may have
+/// several (one per normal, each up to 4 contacts), flattened here with each contact's own normal and manifold
+/// index.
 #[pyclass(frozen, get_all, module = "gjk")]
 pub struct ContactManifold {
-    /// Unit normal from A toward B shared by every contact.
+    /// Unit normal from A toward B of the first manifold (the one normal of a convex pair; zeros with no contact).
     normal: Py<PyAny>,
     /// Points on A [K, dim] (world).
     points_a: Py<PyAny>,
     /// Points on B [K, dim] (world).
     points_b: Py<PyAny>,
+    /// Each contact's unit normal from A toward B [K, dim] (its manifold's).
+    normals: Py<PyAny>,
     /// Penetration depth of each contact [K] (negative: a gap within the prediction distance).
     depths: Py<PyAny>,
-    /// Stable ids [K] (uint64): the same contact keeps its id from frame to frame.
+    /// Stable ids [K] (uint64): the same contact keeps its id from frame to frame (with its parts).
     ids: Py<PyAny>,
-    /// The pair's signed distance.
+    /// A's leaf of each contact [K] (int64; −1 for a convex shape or a HalfSpace).
+    part_a: Py<PyAny>,
+    /// B's leaf of each contact [K] (int64; −1 for none).
+    part_b: Py<PyAny>,
+    /// The manifold of each contact [K] (uint32: 0, 1, ...; contacts of one manifold share its normal).
+    manifold: Py<PyAny>,
+    /// Number of manifolds.
+    manifolds: u32,
+    /// The pair's signed distance (for a pair with a composite: `gjk.penetration`'s, run beside).
     distance: f64,
-    /// How the underlying penetration query ended.
+    /// The worst status of the queries that made it.
     status: &'static str,
     /// The status as its batch code.
     status_code: u8,
@@ -424,8 +478,9 @@ impl ContactManifold {
     }
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "ContactManifold(contacts={}, distance={:?}, status='{}', normal={}, depths={})",
+            "ContactManifold(contacts={}, manifolds={}, distance={:?}, status='{}', normal={}, depths={})",
             self.depths.bind(py).len().unwrap_or(0),
+            self.manifolds,
             self.distance,
             self.status,
             fmt_vec(py, &self.normal),
@@ -434,11 +489,24 @@ impl ContactManifold {
     }
 }
 
-/// The contact manifold of two shapes: up to 4 contacts (2 in 2D) sharing one normal, including contacts up to
-/// `prediction` apart.
+/// An array [K, dim] of one vector field of the contacts.
+fn rows<V: Space>(
+    py: Python<'_>,
+    c: &[answer::Contact<V>],
+    f: impl Fn(&answer::Contact<V>) -> V,
+) -> PyResult<Py<PyAny>> {
+    let k = c.len();
+    Ok(PyArray1::from_iter(py, c.iter().flat_map(|x| coords(f(x)))).reshape([k, V::DIM])?.into_any().unbind())
+}
+
+/// The contacts of two shapes within `prediction`: one manifold of up to 4 contacts (2 in 2D) sharing a normal
+/// for two convex shapes; for a pair with a composite (TriMesh, Compound, HeightField) or a HalfSpace, one
+/// manifold per normal (a mesh's ghost normals on flat interior edges replaced by the face's), each contact
+/// naming its leaves.
 ///
-/// Returns a ContactManifold: `normal`, `points_a` [K, dim], `points_b` [K, dim], `depths` [K] (negative: a
-/// gap), `ids` [K] (uint64, stable from frame to frame), `distance`, `status`; `len(m)` is K.
+/// Returns a ContactManifold: `normal`, `points_a` [K, dim], `points_b` [K, dim], `normals` [K, dim], `depths`
+/// [K] (negative: a gap), `ids` [K] (uint64, stable from frame to frame), `part_a` / `part_b` [K] (int64, −1 for
+/// none), `manifold` [K], `manifolds`, `distance` (signed), `status`; `len(m)` is K.
 ///
 /// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
 /// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
@@ -460,21 +528,23 @@ pub fn contact_manifold_py(
     with_space!(&a.geom, V => {
         let (sa, sb) = pair::<V>(&a, &b)?;
         let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
-        let m = contact_manifold(sa.as_ref(), &pa, sb.as_ref(), &pb, <V as Space>::Scalar::from_f64(prediction));
-        let c = m.contacts();
-        let k = c.len();
-        let pts = |f: &dyn Fn(&gjk::manifold::Contact<V>) -> V| -> PyResult<Py<PyAny>> {
-            Ok(PyArray1::from_iter(py, c.iter().flat_map(|x| coords(f(x)))).reshape([k, <V as gjk::math::Vector>::DIM])?.into_any().unbind())
-        };
+        let mut c = Vec::new();
+        let (distance, status) = answer::contacts(sa, &pa, sb, &pb, <V as Space>::Scalar::from_f64(prediction), &mut Vec::new(), &mut c);
+        let normal = c.first().map_or(<V as gjk::math::Vector>::zero(), |x| x.normal);
         Ok(ContactManifold {
-            normal: arr(py, m.normal),
-            points_a: pts(&|x| x.point_a)?,
-            points_b: pts(&|x| x.point_b)?,
+            normal: arr(py, normal),
+            points_a: rows(py, &c, |x| x.point_a)?,
+            points_b: rows(py, &c, |x| x.point_b)?,
+            normals: rows(py, &c, |x| x.normal)?,
             depths: PyArray1::from_iter(py, c.iter().map(|x| x.depth)).into_any().unbind(),
             ids: PyArray1::from_iter(py, c.iter().map(|x| x.id)).into_any().unbind(),
-            distance: m.distance.to_f64(),
-            status: m.status.as_str(),
-            status_code: status_code(m.status),
+            part_a: PyArray1::from_iter(py, c.iter().map(|x| part_code(x.part_a))).into_any().unbind(),
+            part_b: PyArray1::from_iter(py, c.iter().map(|x| part_code(x.part_b))).into_any().unbind(),
+            manifold: PyArray1::from_iter(py, c.iter().map(|x| x.manifold)).into_any().unbind(),
+            manifolds: c.last().map_or(0, |x| x.manifold + 1),
+            distance: distance.to_f64(),
+            status: status.as_str(),
+            status_code: status_code(status),
         })
     })
 }
@@ -486,11 +556,15 @@ pub struct RayHit {
     hit: bool,
     /// Time of impact: point = origin + toi · direction (inf on a miss).
     toi: f64,
-    /// Unit outward normal at the hit (zeros for a solid hit from inside, or a miss).
+    /// Unit normal at the hit: outward for convex shapes, against the ray for a mesh's triangle (zeros for a solid
+    /// hit from inside, or a miss).
     normal: Py<PyAny>,
     /// origin + toi · direction.
     point: Py<PyAny>,
-    /// Advancement steps of the GJK path (0 on an exact fast path).
+    /// The leaf hit (a TriMesh's triangle, a Compound's part, a HeightField's triangle); None for a convex shape, a
+    /// HalfSpace, a miss, or a solid hit from inside a composite.
+    part: Option<u32>,
+    /// Advancement steps of the GJK path (0 on an exact fast path, and for composites).
     iterations: u32,
     /// How the query ended.
     status: &'static str,
@@ -505,11 +579,12 @@ impl RayHit {
     }
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "RayHit(hit={}, toi={:?}, point={}, normal={}, status='{}')",
+            "RayHit(hit={}, toi={:?}, point={}, normal={}, part={}, status='{}')",
             if self.hit { "True" } else { "False" },
             self.toi,
             fmt_vec(py, &self.point),
             fmt_vec(py, &self.normal),
+            self.part.map_or("None".to_string(), |p| p.to_string()),
             self.status
         )
     }
@@ -517,9 +592,10 @@ impl RayHit {
 
 /// Casts the ray origin + t · direction, t in [0, max_toi], against `shape` at `pose`.
 ///
-/// `direction` need not be unit length. A `solid` shape is hit at t = 0 by a ray starting inside it; a hollow one
-/// where the ray leaves it. Returns a RayHit (`bool(hit)`): `toi`, `point`, `normal` (outward), `status`.
-/// `pose` takes every form of `gjk.distance`'s poses.
+/// `direction` need not be unit length. A `solid` shape is hit at t = 0 by a ray starting inside it (a convex
+/// shape, a closed mesh, a compound's part, below a height field, a half-space); otherwise the ray goes on to the
+/// surface. Returns a RayHit (`bool(hit)`): `toi`, `point`, `normal`, `part` (the leaf hit), `status`. `pose`
+/// takes every form of `gjk.distance`'s poses.
 #[pyfunction(name = "ray_cast")]
 #[pyo3(signature = (shape, pose, origin, direction, max_toi=f64::INFINITY, solid=true))]
 pub fn ray_cast_py(
@@ -535,15 +611,16 @@ pub fn ray_cast_py(
         return Err(PyValueError::new_err("max_toi is NaN"));
     }
     with_space!(&shape.geom, V => {
-        let s = V::convex(&shape.geom).expect("own space");
+        let s = V::body(&shape.geom).expect("own space");
         let p = one_pose::<V>(py, pose, "pose")?;
         let (o, d) = (vec_arg::<V>(py, origin, "origin")?, vec_arg::<V>(py, direction, "direction")?);
-        let r = ray_cast(s.as_ref(), &p, o, d, <V as Space>::Scalar::from_f64(max_toi), solid);
+        let r = answer::ray_cast(s, &p, o, d, <V as Space>::Scalar::from_f64(max_toi), solid);
         Ok(RayHit {
             hit: r.hit,
             toi: r.toi.to_f64(),
             normal: arr(py, r.normal),
             point: arr(py, r.point),
+            part: r.part,
             iterations: r.iterations,
             status: r.status.as_str(),
             status_code: status_code(r.status),
@@ -564,7 +641,11 @@ pub struct CastResult {
     point_a: Py<PyAny>,
     /// Witness point on B at the time of impact (world).
     point_b: Py<PyAny>,
-    /// Advancement steps (each one GJK query).
+    /// A's leaf met first (composite shapes; None for a convex shape or a HalfSpace).
+    part_a: Option<u32>,
+    /// B's leaf met first.
+    part_b: Option<u32>,
+    /// Advancement steps (each one GJK query; of the leaf pair met first for a composite).
     iterations: u32,
     /// "converged" when decided; "max_iterations" when the cap was reached.
     status: &'static str,
@@ -579,32 +660,37 @@ impl CastResult {
     }
     fn __repr__(&self, py: Python<'_>) -> String {
         format!(
-            "CastResult(hit={}, toi={:?}, normal={}, point_a={}, point_b={}, status='{}', iterations={})",
+            "CastResult(hit={}, toi={:?}, normal={}, point_a={}, point_b={}, status='{}', iterations={}{})",
             if self.hit { "True" } else { "False" },
             self.toi,
             fmt_vec(py, &self.normal),
             fmt_vec(py, &self.point_a),
             fmt_vec(py, &self.point_b),
             self.status,
-            self.iterations
+            self.iterations,
+            fmt_parts(self.part_a, self.part_b)
         )
     }
 }
 
-fn cast_result<V: Space>(py: Python<'_>, c: Cast<V>) -> CastResult {
+fn cast_result<V: Space>(py: Python<'_>, h: CastHit<V>) -> CastResult {
+    let c = h.cast;
     CastResult {
         hit: c.hit,
         toi: c.toi.to_f64(),
         normal: arr(py, c.normal),
         point_a: arr(py, c.point_a),
         point_b: arr(py, c.point_b),
+        part_a: h.part_a,
+        part_b: h.part_b,
         iterations: c.iterations,
         status: c.status.as_str(),
         status_code: status_code(c.status),
     }
 }
 
-fn cast_options<R: Real>(
+/// The options of a cast, checked.
+pub fn cast_options<R: Real>(
     max_toi: f64,
     target_distance: f64,
     ignore_initial_overlap_when_separating: bool,
@@ -626,10 +712,11 @@ fn cast_options<R: Real>(
 }
 
 /// First time in [0, max_toi] at which two shapes translating at `velocity_a` and `velocity_b` come within
-/// `target_distance` (linear shape cast; no tunnelling).
+/// `target_distance` (linear shape cast; no tunnelling). Against a composite, the leaves are cast in the order the
+/// moving shape's swept box meets them, and the earliest hit names its leaves (`part_a` / `part_b`).
 ///
 /// Returns a CastResult (`bool(result)` is `hit`): `toi`, `normal` (from A toward B), `point_a`, `point_b`
-/// (world, at the time of impact), `status`, `iterations`. With
+/// (world, at the time of impact), `part_a`, `part_b`, `status`, `iterations`. With
 /// `ignore_initial_overlap_when_separating`, shapes already within the target and moving apart are no hit.
 ///
 /// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
@@ -659,13 +746,14 @@ pub fn shape_cast_py(
         let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
         let (va, vb) = (vec_arg::<V>(py, velocity_a, "velocity_a")?, vec_arg::<V>(py, velocity_b, "velocity_b")?);
         let o = cast_options(max_toi, target_distance, ignore_initial_overlap_when_separating, max_iterations, tolerance)?;
-        Ok(cast_result(py, shape_cast(sa.as_ref(), &pa, va, sb.as_ref(), &pb, vb, &o)))
+        Ok(cast_result(py, answer::shape_cast(sa, &pa, va, sb, &pb, vb, &o)))
     })
 }
 
 /// First time in [0, max_toi] at which two shapes under rigid motions (constant linear velocity and angular
 /// velocity about their local origin, world frame) come within `target_distance`: conservative advancement,
-/// never past a contact.
+/// never past a contact. Against a composite, every leaf that can be reached over the interval is advanced and the
+/// earliest names its leaves (`part_a` / `part_b`).
 ///
 /// `angular_a`, `angular_b`: radians per unit time, a vector in 3D, a number in 2D (None: no rotation). Returns
 /// a CastResult (`bool(result)` is `hit`).
@@ -706,8 +794,63 @@ pub fn time_of_impact_py(
             angular_arg::<V>(py, angular_b, "angular_b")?,
         );
         let o = cast_options(max_toi, target_distance, false, max_iterations, tolerance)?;
-        Ok(cast_result(py, time_of_impact(sa.as_ref(), &ma, sb.as_ref(), &mb, &o)))
+        Ok(cast_result(py, answer::time_of_impact(sa, &ma, sb, &mb, &o)))
     })
+}
+
+/// The answer of `gjk.project_point`.
+#[pyclass(frozen, get_all, module = "gjk")]
+pub struct Projection {
+    /// The point of the shape closest to the query point (the query point itself when inside), world.
+    point: Py<PyAny>,
+    /// True when the query point is in the shape (on it, or inside a solid shape).
+    inside: bool,
+    /// Distance from the query point to `point` (0 inside).
+    distance: f64,
+    /// The leaf holding `point` (for a point inside a solid composite: the leaf nearest it); None for a convex
+    /// shape or a HalfSpace.
+    part: Option<u32>,
+}
+
+#[pymethods]
+impl Projection {
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!(
+            "Projection(point={}, inside={}, distance={:?}, part={})",
+            fmt_vec(py, &self.point),
+            if self.inside { "True" } else { "False" },
+            self.distance,
+            self.part.map_or("None".to_string(), |p| p.to_string())
+        )
+    }
+}
+
+/// The point of `shape` at `pose` closest to `point`, and whether `point` is inside (on the shape, or inside a
+/// solid one: a convex shape, a closed mesh — told by the pseudo-normal of its closest feature —, a compound's
+/// part, below a height field, a half-space). Returns a Projection: `point`, `inside`, `distance`, `part`.
+#[pyfunction]
+pub fn project_point(
+    py: Python<'_>,
+    shape: PyRef<'_, Shape>,
+    pose: Option<&Bound<'_, PyAny>>,
+    point: &Bound<'_, PyAny>,
+) -> PyResult<Projection> {
+    with_space!(&shape.geom, V => {
+        let s = V::body(&shape.geom).expect("own space");
+        let p = answer::project_point(s, &one_pose::<V>(py, pose, "pose")?, vec_arg::<V>(py, point, "point")?);
+        Ok(Projection { point: arr(py, p.point), inside: p.inside, distance: p.distance.to_f64(), part: p.part })
+    })
+}
+
+/// Whether `point` is in `shape` at `pose` (on it, or inside a solid shape): `project_point(...).inside`.
+#[pyfunction]
+pub fn contains_point(
+    py: Python<'_>,
+    shape: PyRef<'_, Shape>,
+    pose: Option<&Bound<'_, PyAny>>,
+    point: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    Ok(project_point(py, shape, pose, point)?.inside)
 }
 
 /// Registers the functions and result classes.
@@ -718,6 +861,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ContactManifold>()?;
     m.add_class::<RayHit>()?;
     m.add_class::<CastResult>()?;
+    m.add_class::<Projection>()?;
     m.add_function(wrap_pyfunction!(distance, m)?)?;
     m.add_function(wrap_pyfunction!(intersects, m)?)?;
     m.add_function(wrap_pyfunction!(penetration, m)?)?;
@@ -725,6 +869,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ray_cast_py, m)?)?;
     m.add_function(wrap_pyfunction!(shape_cast_py, m)?)?;
     m.add_function(wrap_pyfunction!(time_of_impact_py, m)?)?;
+    m.add_function(wrap_pyfunction!(project_point, m)?)?;
+    m.add_function(wrap_pyfunction!(contains_point, m)?)?;
     m.add("STATUS_NAMES", STATUS_NAMES.to_vec())?;
     Ok(())
 }

@@ -2,12 +2,12 @@
 //! the constructor's arguments (for `repr`, `params` and pickling); one subclass per shape family builds it.
 //!
 //! Adding a shape family is one subclass with a `#[new]` that builds the library's shape and calls
-//! [`Shape::init`]. Composite shapes (meshes, compounds) will add a [`Geom`] variant of their own and their
-//! queries; the classes and the pickling stay as they are.
+//! [`Shape::init`]. The non-convex kinds (meshes, compounds, height fields, the half-space) are in
+//! [`crate::composite`]; they are [`Body`] variants, answered by the same queries.
 
 use std::sync::Arc;
 
-use gjk::math::{DVec2, DVec3, Iso, Vec2, Vec3};
+use gjk::math::Iso;
 use gjk::shape::{
     support_full, Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Rounded,
     Segment, ShapeError, SupportMap, Triangle,
@@ -18,7 +18,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
 use crate::pose::{coords, vector};
-use crate::space::{with_space, Convex, Geom, Space};
+use crate::space::{with_space, Body, Convex, Geom, Space};
 
 /// A convex shape in 2D or 3D, float64 or float32 (the base class of every shape).
 ///
@@ -30,18 +30,17 @@ pub struct Shape {
     kind: &'static str,
     /// The constructor's arguments in order, without `dtype` (for `repr`, `params` and pickling).
     params: Vec<(&'static str, Py<PyAny>)>,
-    /// The hull's vertices `[V, D]` (ConvexHull only).
-    vertices: Option<Py<PyAny>>,
-    /// The hull's faces, each an array of vertex indices counter-clockwise seen from outside (3D ConvexHull only).
-    faces: Option<Py<PyAny>>,
+    /// What a family computes at construction and shows as attributes: a hull's `vertices` and `faces`, a mesh's
+    /// `vertices` and `indices`, a compound's `poses`.
+    attrs: Vec<(&'static str, Py<PyAny>)>,
 }
 
-fn shape_error(kind: &str, e: ShapeError) -> PyErr {
+pub(crate) fn shape_error(kind: &str, e: ShapeError) -> PyErr {
     PyValueError::new_err(format!("{kind}: {e}"))
 }
 
 /// "float64" or "float32" from anything `numpy.dtype` accepts (default float64).
-fn dtype_name(py: Python<'_>, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<&'static str> {
+pub(crate) fn dtype_name(py: Python<'_>, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<&'static str> {
     let Some(dtype) = dtype.filter(|d| !d.is_none()) else {
         return Ok("float64");
     };
@@ -54,7 +53,7 @@ fn dtype_name(py: Python<'_>, dtype: Option<&Bound<'_, PyAny>>) -> PyResult<&'st
 }
 
 /// A sequence of numbers as f64 (through `numpy.asarray`, so lists, tuples and arrays all work).
-fn numbers(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
+pub(crate) fn numbers(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f64>> {
     let arr = py.import("numpy")?.getattr("asarray")?.call1((obj, "float64"))?;
     let arr = arr.cast_into::<numpy::PyArrayDyn<f64>>().map_err(PyErr::from)?;
     if arr.ndim() != 1 {
@@ -67,12 +66,12 @@ fn numbers(py: Python<'_>, obj: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<f
 }
 
 /// A vector of the space `V` (dimension checked).
-fn vec_of<V: Space>(values: &[f64], kind: &str, what: &str) -> PyResult<V> {
+pub(crate) fn vec_of<V: Space>(values: &[f64], kind: &str, what: &str) -> PyResult<V> {
     vector::<V>(values, what).map_err(|e| PyValueError::new_err(format!("{kind}: {e}")))
 }
 
-fn wrap<V: Space, S: SupportMap<V> + Send + Sync + 'static>(s: S) -> Geom {
-    V::geom(Arc::new(s) as Convex<V>)
+pub(crate) fn wrap<V: Space, S: SupportMap<V> + Send + Sync + 'static>(s: S) -> Geom {
+    V::geom(Body::Convex(Arc::new(s) as Convex<V>))
 }
 
 /// Calls `$body` with `V` the vector type of dimension `$dim` (2 or 3) and precision `$dtype`.
@@ -80,39 +79,61 @@ macro_rules! in_space {
     ($kind:expr, $dim:expr, $dtype:expr, $v:ident => $body:expr) => {
         match ($dim, $dtype) {
             (3, "float64") => {
-                type $v = DVec3;
+                type $v = gjk::math::DVec3;
                 $body
             }
             (3, _) => {
-                type $v = Vec3;
+                type $v = gjk::math::Vec3;
                 $body
             }
             (2, "float64") => {
-                type $v = DVec2;
+                type $v = gjk::math::DVec2;
                 $body
             }
             (2, _) => {
-                type $v = Vec2;
+                type $v = gjk::math::Vec2;
                 $body
             }
             (d, _) => {
-                return Err(PyValueError::new_err(format!("{}: points must have 2 or 3 coordinates, got {d}", $kind)))
+                return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                    "{}: points must have 2 or 3 coordinates, got {d}",
+                    $kind
+                )))
             }
         }
     };
 }
 
+pub(crate) use in_space;
+
 impl Shape {
-    fn init(kind: &'static str, geom: Geom, params: Vec<(&'static str, Py<PyAny>)>) -> Self {
-        Self { geom, kind, params, vertices: None, faces: None }
+    pub(crate) fn init(kind: &'static str, geom: Geom, params: Vec<(&'static str, Py<PyAny>)>) -> Self {
+        Self { geom, kind, params, attrs: Vec::new() }
     }
 
-    fn float(py: Python<'_>, x: f64) -> Py<PyAny> {
+    /// Adds a computed attribute (see [`Shape::attrs`]).
+    pub(crate) fn with(mut self, name: &'static str, value: Py<PyAny>) -> Self {
+        self.attrs.push((name, value));
+        self
+    }
+
+    fn attr(&self, py: Python<'_>, name: &str) -> Option<Py<PyAny>> {
+        self.attrs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone_ref(py))
+    }
+
+    pub(crate) fn float(py: Python<'_>, x: f64) -> Py<PyAny> {
         x.into_pyobject(py).expect("a float").into_any().unbind()
     }
 
-    fn list(py: Python<'_>, x: &[f64]) -> PyResult<Py<PyAny>> {
+    pub(crate) fn list(py: Python<'_>, x: &[f64]) -> PyResult<Py<PyAny>> {
         Ok(PyList::new(py, x)?.into_any().unbind())
+    }
+
+    /// The convex shape of space `V`, or a ValueError naming what `what` needs.
+    pub(crate) fn convex_of<V: Space>(&self, what: &str) -> PyResult<&Convex<V>> {
+        V::convex(&self.geom).ok_or_else(|| {
+            PyValueError::new_err(format!("{what} needs a convex shape, got a {} (not convex)", self.kind))
+        })
     }
 }
 
@@ -146,44 +167,119 @@ impl Shape {
         Ok(d)
     }
 
-    /// The rounding radius: the shape is its core swept by a ball of this radius (0 for most shapes).
+    /// The rounding radius: the shape is its core swept by a ball of this radius (0 for most shapes, and for the
+    /// non-convex kinds).
     #[getter]
     fn radius(&self) -> f64 {
         with_space!(&self.geom, V => {
             use gjk::math::Real;
-            V::convex(&self.geom).expect("own space").radius().to_f64()
+            V::convex(&self.geom).map_or(0.0, |s| s.radius().to_f64())
         })
     }
 
-    /// The hull's vertices as an array [V, dim] (a subset of the input points), for ConvexHull; None otherwise.
+    /// True for the convex shapes (support maps); False for TriMesh, Compound, HeightField and HalfSpace.
+    #[getter]
+    fn is_convex(&self) -> bool {
+        with_space!(&self.geom, V => V::convex(&self.geom).is_some())
+    }
+
+    /// True when points off the surface can be inside the shape: every convex shape, a closed consistently
+    /// oriented TriMesh, a Compound, a HeightField (below it), a HalfSpace. False for an open mesh (a surface).
+    #[getter]
+    fn is_solid(&self) -> bool {
+        with_space!(&self.geom, V => match V::body(&self.geom).expect("own space") {
+            Body::Mesh(m) => m.is_solid(),
+            _ => true,
+        })
+    }
+
+    /// Number of leaves of a composite (triangles or segments of a TriMesh or HeightField, parts of a Compound);
+    /// None for convex shapes and the HalfSpace.
+    #[getter]
+    fn leaf_count(&self) -> Option<usize> {
+        with_space!(&self.geom, V => match V::body(&self.geom).expect("own space") {
+            Body::Mesh(m) => Some(m.facet_count()),
+            Body::Compound(c) => Some(c.parts().len()),
+            Body::HeightField(h) => Some(h.triangle_count()),
+            Body::Convex(_) | Body::HalfSpace(_) => None,
+        })
+    }
+
+    /// Vertices [V, dim]: a ConvexHull's (a subset of its input points) or a TriMesh's; None otherwise.
     #[getter]
     fn vertices(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        self.vertices.as_ref().map(|v| v.clone_ref(py))
+        self.attr(py, "vertices")
     }
 
     /// The hull's faces (3D ConvexHull): a list of arrays of vertex indices, counter-clockwise seen from outside.
     /// None for other shapes and for flat hulls.
     #[getter]
     fn faces(&self, py: Python<'_>) -> Option<Py<PyAny>> {
-        self.faces.as_ref().map(|v| v.clone_ref(py))
+        self.attr(py, "faces")
+    }
+
+    /// A TriMesh's facets [F, 3] (triangles; [F, 2] segments in 2D) as vertex indices (uint32); None otherwise.
+    #[getter]
+    fn indices(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.attr(py, "indices")
+    }
+
+    /// A Compound's part poses as homogeneous matrices [N, dim + 1, dim + 1] (after re-normalisation); None
+    /// otherwise.
+    #[getter]
+    fn poses(&self, py: Python<'_>) -> Option<Py<PyAny>> {
+        self.attr(py, "poses")
+    }
+
+    /// The leaves of a TriMesh or a HeightField as the library makes them: [F, 3, dim] corners (in 2D [F, 2, dim]
+    /// segment ends), in the shape's frame and dtype; None for other shapes.
+    fn facets<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        with_space!(&self.geom, V => {
+            let facets: Vec<gjk::composite::Facet<V>> = match V::body(&self.geom).expect("own space") {
+                Body::Mesh(m) => (0..m.facet_count() as u32).map(|i| m.facet(i)).collect(),
+                Body::HeightField(h) => (0..h.triangle_count() as u32).map(|i| h.triangle(i)).collect(),
+                _ => return Ok(None),
+            };
+            let k = <V as Space>::FACET_LEN;
+            let flat = facets.iter().flat_map(|f| f.points()[..k].iter().flat_map(|&p| coords(p)).collect::<Vec<_>>());
+            let arr = PyArray1::from_iter(py, flat).reshape([facets.len(), k, <V as gjk::math::Vector>::DIM])?;
+            Ok(Some(arr.into_any()))
+        })
     }
 
     /// Support points of the whole shape (core and radius) in its local frame: for each row of `directions`
-    /// [N, dim], a point of the shape farthest along it. Returns [N, dim] in the shape's dtype.
+    /// [N, dim], a point of the shape farthest along it. Returns [N, dim] in the shape's dtype. Convex shapes only
+    /// (ValueError for the others).
     fn support<'py>(&self, py: Python<'py>, directions: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        with_space!(&self.geom, V => support_points::<V>(py, V::convex(&self.geom).expect("own space"), directions))
+        with_space!(&self.geom, V => support_points::<V>(py, self.convex_of::<V>("support")?, directions))
     }
 
     /// The axis-aligned bounding box (min, max) of the shape at `pose` (default: identity), as two arrays
-    /// [dim]. `pose` is a single pose in any form the queries accept (see `gjk.distance`).
+    /// [dim]. `pose` is a single pose in any form the queries accept (see `gjk.distance`). A composite's box is its
+    /// tree's root box moved by the pose (it holds the shape; it is not the tightest box of the rotated shape); a
+    /// HalfSpace's is infinite but along an axis-aligned normal; an empty mesh's is (inf, -inf).
     #[pyo3(signature = (pose=None))]
     fn aabb<'py>(&self, py: Python<'py>, pose: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyTuple>> {
         with_space!(&self.geom, V => {
+            use gjk::math::Vector;
             let iso = match pose {
                 Some(p) => crate::query::one_pose::<V>(py, Some(p), "pose")?,
                 None => Iso::identity(),
             };
-            let b = V::convex(&self.geom).expect("own space").local_aabb().transformed(&iso);
+            let tree = |t: &gjk::bvh::Bvh<V>| t.root_aabb().map(|b| b.transformed(&iso));
+            let b = match V::body(&self.geom).expect("own space") {
+                Body::Convex(s) => Some(s.local_aabb().transformed(&iso)),
+                Body::Mesh(m) => tree(m.bvh()),
+                Body::Compound(c) => tree(c.bvh()),
+                Body::HeightField(h) => tree(gjk::composite::Composite::bvh(h.as_ref())),
+                Body::HalfSpace(h) => {
+                    let world = gjk::composite::HalfSpace::new(iso.transform_vector(h.normal())).map_err(|e| shape_error("HalfSpace", e))?;
+                    let b = world.local_aabb();
+                    Some(gjk::shape::Aabb::new(b.min + iso.translation, b.max + iso.translation))
+                }
+            };
+            let inf = <<V as Space>::Scalar as gjk::math::Real>::INFINITY;
+            let b = b.unwrap_or_else(|| gjk::shape::Aabb::new(V::from_fn(|_| inf), V::from_fn(|_| -inf)));
             let lo = PyArray1::from_iter(py, coords(b.min));
             let hi = PyArray1::from_iter(py, coords(b.max));
             PyTuple::new(py, [lo.into_any(), hi.into_any()])
@@ -210,7 +306,7 @@ impl Shape {
         let py = slf.py();
         let me = slf.get();
         let mut args: Vec<Bound<'py, PyAny>> = me.params.iter().map(|(_, v)| v.bind(py).clone()).collect();
-        if !matches!(me.kind, "Rounded" | "MinkowskiSum") {
+        if !matches!(me.kind, "Rounded" | "MinkowskiSum" | "Posed" | "Compound") {
             args.push(me.geom.dtype().into_pyobject(py)?.into_any());
         }
         PyTuple::new(py, [slf.get_type().into_any(), PyTuple::new(py, args)?.into_any()])
@@ -343,11 +439,11 @@ macro_rules! solid3 {
             ) -> PyResult<PyClassInitializer<Self>> {
                 let geom = match dtype_name(py, dtype)? {
                     "float64" => {
-                        Geom::F64D3(Arc::new($ty::new(half_height, radius).map_err(|e| shape_error($name, e))?))
+                        wrap::<gjk::math::DVec3, _>($ty::new(half_height, radius).map_err(|e| shape_error($name, e))?)
                     }
-                    _ => Geom::F32D3(Arc::new(
+                    _ => wrap::<gjk::math::Vec3, _>(
                         $ty::new(half_height as f32, radius as f32).map_err(|e| shape_error($name, e))?,
-                    )),
+                    ),
                 };
                 let params = vec![("half_height", Shape::float(py, half_height)), ("radius", Shape::float(py, radius))];
                 Ok(PyClassInitializer::from(Shape::init($name, geom, params)).add_subclass($class))
@@ -415,9 +511,11 @@ impl PyConvexHull {
         let mut flat = Vec::with_capacity(view.len());
         flat.extend(view.iter().copied());
         let (geom, vertices, faces) = in_space!("ConvexHull", dim, dt, V => hull::<V>(py, &flat)?);
-        let mut shape = Shape::init("ConvexHull", geom, vec![("points", arr.as_any().clone().unbind())]);
-        shape.vertices = Some(vertices);
-        shape.faces = faces;
+        let mut shape =
+            Shape::init("ConvexHull", geom, vec![("points", arr.as_any().clone().unbind())]).with("vertices", vertices);
+        if let Some(faces) = faces {
+            shape = shape.with("faces", faces);
+        }
         Ok(PyClassInitializer::from(shape).add_subclass(PyConvexHull))
     }
 }
@@ -524,7 +622,7 @@ impl PyRounded {
     fn new(py: Python<'_>, shape: Bound<'_, Shape>, radius: f64) -> PyResult<PyClassInitializer<Self>> {
         let inner = &shape.get().geom;
         let geom = with_space!(inner, V => {
-            let s = V::convex(inner).expect("own space").clone();
+            let s = shape.get().convex_of::<V>("Rounded")?.clone();
             let r = <<V as Space>::Scalar as gjk::math::Real>::from_f64(radius);
             wrap::<V, _>(Rounded::new(s, r).map_err(|e| shape_error("Rounded", e))?)
         });
@@ -543,18 +641,39 @@ impl PyMinkowskiSum {
     fn new(a: Bound<'_, Shape>, b: Bound<'_, Shape>) -> PyResult<PyClassInitializer<Self>> {
         let (ga, gb) = (&a.get().geom, &b.get().geom);
         let geom = with_space!(ga, V => {
-            let sa = V::convex(ga).expect("own space").clone();
-            let sb = V::convex(gb).ok_or_else(|| {
-                PyValueError::new_err(format!(
+            let sa = a.get().convex_of::<V>("MinkowskiSum")?.clone();
+            if V::body(gb).is_none() {
+                return Err(PyValueError::new_err(format!(
                     "MinkowskiSum: a is {} and b is {}; both must be of the same space",
                     ga.space_name(),
                     gb.space_name()
-                ))
-            })?;
+                )));
+            }
+            let sb = b.get().convex_of::<V>("MinkowskiSum")?;
             wrap::<V, _>(MinkowskiSum::new(sa, sb.clone()))
         });
         let params = vec![("a", a.into_any().unbind()), ("b", b.into_any().unbind())];
         Ok(PyClassInitializer::from(Shape::init("MinkowskiSum", geom, params)).add_subclass(PyMinkowskiSum))
+    }
+}
+
+/// `shape` placed at `pose` in its own frame: a convex shape whose local origin is not its own (a box off-centre,
+/// a capsule along z). What `from_trimesh` makes of a trimesh primitive with a transform.
+#[pyclass(name = "Posed", extends = Shape, frozen, module = "gjk")]
+pub struct PyPosed;
+
+#[pymethods]
+impl PyPosed {
+    #[new]
+    fn new(py: Python<'_>, shape: Bound<'_, Shape>, pose: &Bound<'_, PyAny>) -> PyResult<PyClassInitializer<Self>> {
+        let inner = &shape.get().geom;
+        let geom = with_space!(inner, V => {
+            let s = shape.get().convex_of::<V>("Posed")?.clone();
+            let iso = crate::query::one_pose::<V>(py, Some(pose), "Posed: pose")?;
+            wrap::<V, _>(gjk::shape::Posed::new(s, iso))
+        });
+        let params = vec![("shape", shape.into_any().unbind()), ("pose", pose.clone().unbind())];
+        Ok(PyClassInitializer::from(Shape::init("Posed", geom, params)).add_subclass(PyPosed))
     }
 }
 
@@ -574,5 +693,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyPoint>()?;
     m.add_class::<PyRounded>()?;
     m.add_class::<PyMinkowskiSum>()?;
+    m.add_class::<PyPosed>()?;
     Ok(())
 }

@@ -4,22 +4,58 @@
 
 use std::sync::Arc;
 
-use gjk::math::{DQuat, DVec2, DVec3, Quat, Real, Rot2, Rotation, Vec2, Vec3, Vector};
-use gjk::shape::SupportMap;
+use gjk::composite::{Compound, HalfSpace, HeightField, TriMesh};
+use gjk::math::{DQuat, DVec2, DVec3, Iso, Quat, Real, Rot2, Rotation, Vec2, Vec3, Vector};
+use gjk::query::{Kind, Shape as QueryShape};
+use gjk::shape::{ConvexPolytope, ShapeError, SupportMap};
 use numpy::Element;
 
 /// A convex shape of space `V`, shared between Python objects and worker threads.
 pub type Convex<V> = Arc<dyn SupportMap<V> + Send + Sync>;
 
-/// A shape's geometry in its space. Composite shapes (triangle meshes, compounds, height fields) will be new
-/// variants of a second enum level here (`Geom::F64D3(Body::Composite(..))`), dispatched to their own queries; the
-/// convex queries below match on `Convex` only.
+/// A shape of space `V`: convex (any support map), or one of the library's other kinds — the composites (a mesh, a
+/// compound of convex parts, a height field) and the half-space. Every query takes any two bodies through the
+/// library's `gjk::query` dispatch ([`QueryShape`]); convex pairs also keep the convex functions' options and
+/// iteration counts (see `answer`).
+#[derive(Clone)]
+pub enum Body<V: Vector> {
+    Convex(Convex<V>),
+    Mesh(Arc<TriMesh<V>>),
+    Compound(Arc<Compound<V, Convex<V>>>),
+    HeightField(Arc<HeightField<V>>),
+    HalfSpace(HalfSpace<V>),
+}
+
+impl<V: Vector> QueryShape<V> for Body<V> {
+    #[inline]
+    fn visit<K: Kind<V>>(&self, k: K) -> K::Output {
+        match self {
+            Body::Convex(s) => k.convex(s.as_ref()),
+            Body::Mesh(m) => k.composite(m.as_ref()),
+            Body::Compound(c) => k.composite(c.as_ref()),
+            Body::HeightField(h) => k.composite(h.as_ref()),
+            Body::HalfSpace(h) => k.half_space(h),
+        }
+    }
+}
+
+impl<V: Vector> Body<V> {
+    /// The convex shape, if this body is one.
+    pub fn convex(&self) -> Option<&Convex<V>> {
+        match self {
+            Body::Convex(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+/// A shape's geometry in its space.
 #[derive(Clone)]
 pub enum Geom {
-    F64D3(Convex<DVec3>),
-    F64D2(Convex<DVec2>),
-    F32D3(Convex<Vec3>),
-    F32D2(Convex<Vec2>),
+    F64D3(Body<DVec3>),
+    F64D2(Body<DVec2>),
+    F32D3(Body<Vec3>),
+    F32D2(Body<Vec2>),
 }
 
 impl Geom {
@@ -84,16 +120,51 @@ pub trait Space: Vector<Real = <Self as Space>::Scalar> {
     /// Largest |RᵀR − I| entry (and |‖q‖ − 1| for a quaternion) accepted as a rotation.
     const ROTATION_TOLERANCE: f64;
 
-    /// The shape of this space, or `None` if `geom` lives in another.
-    fn convex(geom: &Geom) -> Option<&Convex<Self>>;
-    /// Wraps a shape of this space.
-    fn geom(shape: Convex<Self>) -> Geom;
+    /// The body of this space, or `None` if `geom` lives in another.
+    fn body(geom: &Geom) -> Option<&Body<Self>>;
+    /// Wraps a body of this space.
+    fn geom(body: Body<Self>) -> Geom;
+    /// The convex shape of this space, or `None` if `geom` lives in another or is not convex.
+    fn convex(geom: &Geom) -> Option<&Convex<Self>> {
+        Self::body(geom).and_then(Body::convex)
+    }
+    /// A pose's rotation as a row-major DIM × DIM matrix and its translation.
+    fn matrix(pose: &Iso<Self>) -> ([f64; 9], [f64; 3]) {
+        let d = Self::DIM;
+        let (mut m, mut t) = ([0.0; 9], [0.0; 3]);
+        for c in 0..d {
+            let column = pose.transform_vector(Self::axis(c));
+            for r in 0..d {
+                m[r * d + c] = column.get(r).to_f64();
+            }
+            t[c] = pose.translation.get(c).to_f64();
+        }
+        (m, t)
+    }
     /// A rotation from a row-major DIM × DIM matrix already checked orthonormal with a positive determinant.
     fn rotation_from_matrix(m: &[f64]) -> Option<Self::Rotation>;
     /// A rotation from its pose-row numbers (quaternion x, y, z, w in 3D; angle in 2D), checked.
     fn rotation_from_row(r: &[f64]) -> Result<Self::Rotation, String>;
     /// An angular velocity from `ANGULAR_LEN` numbers.
     fn angular(w: &[f64]) -> gjk::cast::Angular<Self>;
+    /// Numbers per facet of a mesh's index array: 3 (triangles) in 3D, 2 (segments) in 2D.
+    const FACET_LEN: usize;
+    /// The library's mesh of these facets (each `FACET_LEN` vertex indices).
+    fn mesh(vertices: Vec<Self>, facets: &[u32]) -> Result<TriMesh<Self>, ShapeError>;
+    /// The library's height field: a `rows × cols` grid spaced `dx`, `dz` in 3D; a profile of `cols` samples in 2D
+    /// (`rows` 1, `dz` unused).
+    fn height_field(
+        heights: Vec<Self::Scalar>,
+        rows: usize,
+        cols: usize,
+        dx: Self::Scalar,
+        dz: Self::Scalar,
+    ) -> Result<HeightField<Self>, ShapeError>;
+    /// Every face of an OBJ text as one mesh (3D only).
+    fn obj_mesh(text: &str) -> Result<TriMesh<Self>, String>;
+    /// The convex hulls of an OBJ text's objects as the library reads them for a compound (3D only): each part's
+    /// vertices.
+    fn obj_parts(text: &str) -> Result<Vec<Vec<Self>>, String>;
 }
 
 /// Checks that `q` is a unit quaternion within `tolerance` (normalising it is left to `Rotation::normalized`).
@@ -115,14 +186,14 @@ macro_rules! space3 {
             const ROTATION_LEN: usize = 4;
             const ANGULAR_LEN: usize = 3;
             const ROTATION_TOLERANCE: f64 = $tol;
-            fn convex(geom: &Geom) -> Option<&Convex<Self>> {
+            fn body(geom: &Geom) -> Option<&Body<Self>> {
                 match geom {
                     Geom::$geom(s) => Some(s),
                     _ => None,
                 }
             }
-            fn geom(shape: Convex<Self>) -> Geom {
-                Geom::$geom(shape)
+            fn geom(body: Body<Self>) -> Geom {
+                Geom::$geom(body)
             }
             fn rotation_from_matrix(m: &[f64]) -> Option<$q> {
                 let cols = glam::DMat3::from_cols_array(&[m[0], m[3], m[6], m[1], m[4], m[7], m[2], m[5], m[8]]);
@@ -138,6 +209,26 @@ macro_rules! space3 {
             fn angular(w: &[f64]) -> $v {
                 <$v>::new(w[0] as $r, w[1] as $r, w[2] as $r)
             }
+            const FACET_LEN: usize = 3;
+            fn mesh(vertices: Vec<$v>, facets: &[u32]) -> Result<TriMesh<$v>, ShapeError> {
+                TriMesh::new(vertices, facets.chunks(3).map(|f| [f[0], f[1], f[2]]).collect())
+            }
+            fn height_field(
+                heights: Vec<$r>,
+                rows: usize,
+                cols: usize,
+                dx: $r,
+                dz: $r,
+            ) -> Result<HeightField<$v>, ShapeError> {
+                HeightField::grid(heights, rows, cols, dx, dz)
+            }
+            fn obj_mesh(text: &str) -> Result<TriMesh<$v>, String> {
+                TriMesh::from_obj(text).map_err(|e| e.to_string())
+            }
+            fn obj_parts(text: &str) -> Result<Vec<Vec<$v>>, String> {
+                let c = Compound::<$v, ConvexPolytope<$v>>::from_obj(text).map_err(|e| e.to_string())?;
+                Ok(c.parts().iter().map(|(p, _)| p.vertices().to_vec()).collect())
+            }
         }
     };
 }
@@ -150,14 +241,14 @@ macro_rules! space2 {
             const ROTATION_LEN: usize = 1;
             const ANGULAR_LEN: usize = 1;
             const ROTATION_TOLERANCE: f64 = $tol;
-            fn convex(geom: &Geom) -> Option<&Convex<Self>> {
+            fn body(geom: &Geom) -> Option<&Body<Self>> {
                 match geom {
                     Geom::$geom(s) => Some(s),
                     _ => None,
                 }
             }
-            fn geom(shape: Convex<Self>) -> Geom {
-                Geom::$geom(shape)
+            fn geom(body: Body<Self>) -> Geom {
+                Geom::$geom(body)
             }
             fn rotation_from_matrix(m: &[f64]) -> Option<Rot2<$r>> {
                 // [[cos, −sin], [sin, cos]]: the mean of the two readings of each, then normalised.
@@ -169,6 +260,26 @@ macro_rules! space2 {
             }
             fn angular(w: &[f64]) -> $r {
                 w[0] as $r
+            }
+            const FACET_LEN: usize = 2;
+            fn mesh(vertices: Vec<$v>, facets: &[u32]) -> Result<TriMesh<$v>, ShapeError> {
+                let segments: Vec<[u32; 2]> = facets.chunks(2).map(|f| [f[0], f[1]]).collect();
+                TriMesh::from_segments(vertices, &segments)
+            }
+            fn height_field(
+                heights: Vec<$r>,
+                _rows: usize,
+                _cols: usize,
+                dx: $r,
+                _dz: $r,
+            ) -> Result<HeightField<$v>, ShapeError> {
+                HeightField::line(heights, dx)
+            }
+            fn obj_mesh(_text: &str) -> Result<TriMesh<$v>, String> {
+                Err("OBJ files hold 3D meshes".into())
+            }
+            fn obj_parts(_text: &str) -> Result<Vec<Vec<$v>>, String> {
+                Err("OBJ files hold 3D meshes".into())
             }
         }
     };

@@ -10,7 +10,8 @@ import pytest
 import gjk
 from conftest import random_rows, rows_to_matrices
 
-KEYS = ["distance", "point_a", "point_b", "normal", "status", "error_bound", "intersecting", "iterations"]
+KEYS = ["distance", "point_a", "point_b", "normal", "status", "error_bound", "intersecting", "iterations", "part_a",
+        "part_b"]
 
 
 def same(r1, r2):

@@ -9,7 +9,7 @@ mod common;
 use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion, RayCast};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};
 use gjk::shape::{
-    Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Rounded, Segment, SupportFn,
+    Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Posed, Rounded, Segment, SupportFn,
     SupportMap,
 };
 use gjk::Status;
@@ -690,4 +690,25 @@ fn flat_hull_rays_cross_exactly() {
     assert!(!c.hit && c.toi == 10.0, "{c:?}");
     let c = ray_cast(&seg, &Iso::identity(), DVec2::new(-3.0, 1.0), DVec2::new(2.0, 1.0), 10.0, true);
     assert!(c.hit && c.iterations > 0 && (c.toi - 1.0).abs() < 1e-9, "along the line, by GJK: {c:?}");
+}
+
+/// f32, 2D: a ball posed 1.2e5 off A's origin, spinning about it at 6.4 rad per unit of time, both bodies moving
+/// at 1.8e7 together, B a point at A's origin. The ball's orbit never reaches B, so the cast advanced until the
+/// poses left f32's range and then claimed a hit at t = 5e37 with NaN points (fuzz seed 1 case 4458). A hit is
+/// now always finite; here the answer is a miss.
+#[test]
+fn f32_spinning_posed_ball_far_from_point_never_hits_with_nan() {
+    let ball = Posed::new(
+        Ball::new(38573.535f32).unwrap(),
+        Iso::new(Rot2::from_angle(0.607_286_1f32), Vec2::new(97271.375, -71455.375)),
+    );
+    let point = Point::new(Vec2::ZERO).unwrap();
+    let v = Vec2::new(14358853.0, 10785161.0);
+    let at = Vec2::new(0.869_223_4, 0.705_601_8);
+    let ma = Motion::new(Iso::new(Rot2::from_angle(3.038_686_7e-9), at), v, 6.429_43);
+    let mb = Motion::new(Iso::new(Rot2::from_angle(0.830_552_3), at), v, 0.0);
+    let opts = CastOptions { max_toi: f32::INFINITY, target_distance: 9.282_182e-6, ..CastOptions::default() };
+    let c = time_of_impact(&ball, &ma, &point, &mb, &opts);
+    assert!(!c.hit, "{c:?}");
+    assert!(c.toi.is_finite() && c.point_a.is_finite() && c.point_b.is_finite() && c.normal.is_finite(), "{c:?}");
 }

@@ -1,10 +1,12 @@
 //! What a picture shows, worked out from one query: the outlines of A, B and A − B seen in each view, the start,
-//! every recorded step, and the answer. Everything here is plain numbers in world coordinates (`[f64; 3]`, z = 0
-//! in 2D); the SVG is laid out from it in `render`.
+//! every recorded step, and the answer; for the live 3D page also A, B and A − B as triangle meshes. Everything
+//! here is plain numbers in world coordinates (`[f64; 3]`, z = 0 in 2D); the SVG is laid out from it in `render`,
+//! the pages draw it as `crates/gjk-web` hands it over.
 
 use std::f64::consts::TAU;
 
 use gjk::math::{Iso, Rotation, Vector};
+use gjk::shape::hull::{hull3, HullKind};
 use gjk::shape::{support_full, SupportMap};
 use gjk::trace::{Decision, EpaStep, Recorder, Step};
 use gjk::{distance_with, intersection, penetration_with, DistanceOptions, WarmStart};
@@ -21,6 +23,10 @@ pub type P2 = [f64; 2];
 
 /// Directions sampled around each view's plane to trace an outline from the support functions.
 const OUTLINE_DIRECTIONS: usize = 256;
+
+/// Directions sampled over the sphere to build a 3D mesh from the support functions: enough for a smooth-looking
+/// sphere on the page (its hull has about twice as many triangles), few enough to rebuild while a shape turns.
+pub const MESH_DIRECTIONS: usize = 400;
 
 /// The query kinds that can be drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +126,25 @@ pub struct Answer {
     pub normal: Option<P3>,
 }
 
+/// A convex solid as the page draws it (3D): the hull of its support points along [`MESH_DIRECTIONS`] directions
+/// spread evenly over the sphere, as triangles wound counter-clockwise seen from outside. Polytopes come out exact
+/// (every vertex is some direction's support point); curved shapes are inscribed polyhedra. A flat set gives its
+/// polygon's triangles both ways round, a segment or a point no triangle (its vertices say what it is).
+pub struct Mesh {
+    pub vertices: Vec<P3>,
+    pub triangles: Vec<[u32; 3]>,
+}
+
+/// The solids of a 3D query, for the live page.
+pub struct Meshes {
+    pub a: Mesh,
+    pub b: Mesh,
+    /// A − B, radii included.
+    pub diff: Mesh,
+    /// A − B of the cores (where the steps' points lie); only when a shape has a radius.
+    pub diff_core: Option<Mesh>,
+}
+
 /// Everything one picture shows.
 pub struct Drawing {
     pub dim: usize,
@@ -139,16 +164,28 @@ pub struct Drawing {
     /// EPA's iterations, after GJK's steps (penetration queries only).
     pub epa: Vec<EpaView>,
     pub answer: Answer,
+    /// The solids as triangle meshes: 3D queries built with [`build_with_meshes`] only.
+    pub meshes: Option<Meshes>,
 }
 
 /// Builds the drawing of one query line (a JSON object). `warm` are first search directions (A's frame) handed to
 /// the query as a warm start, for the built-in examples that need them. Mesh paths are read from the working
 /// directory.
 pub fn build(line: &Value, warm: &[P3]) -> Result<Drawing, String> {
+    build_opts(line, warm, false)
+}
+
+/// [`build`], and for a 3D query also the meshes of A, B and A − B ([`Drawing::meshes`]), as the live 3D page
+/// draws them.
+pub fn build_with_meshes(line: &Value, warm: &[P3]) -> Result<Drawing, String> {
+    build_opts(line, warm, true)
+}
+
+fn build_opts(line: &Value, warm: &[P3], meshes: bool) -> Result<Drawing, String> {
     let object = line.as_object().ok_or("a query line must be a JSON object")?;
     let drawing = match crate::parse::dimension(object)? {
-        2 => build_in::<gjk::math::DVec2>(line, warm),
-        _ => build_in::<gjk::math::DVec3>(line, warm),
+        2 => build_in::<gjk::math::DVec2>(line, warm, false),
+        _ => build_in::<gjk::math::DVec3>(line, warm, meshes),
     }?;
     drawing.check_finite()?;
     Ok(drawing)
@@ -181,6 +218,9 @@ impl Drawing {
             pts.extend(e.vertices.iter().copied().chain([e.normal, e.support, [e.lower, e.upper, 0.0]]));
         }
         pts.extend([self.answer.point_a, self.answer.point_b, self.answer.normal].into_iter().flatten());
+        if let Some(m) = &self.meshes {
+            pts.extend([&m.a, &m.b, &m.diff].into_iter().chain(&m.diff_core).flat_map(|m| m.vertices.iter().copied()));
+        }
         pts.push([self.radii.0, self.radii.1, 0.0]);
         let outlines = self.outlines.iter().flat_map(|o| {
             o.a.iter().chain(&o.b).chain(&o.diff).chain(o.diff_core.iter().flatten()).map(|p| [p[0], p[1], 0.0])
@@ -223,7 +263,7 @@ impl<V: Space> Placed<'_, V> {
     }
 }
 
-fn build_in<V: Space>(line: &Value, warm: &[P3]) -> Result<Drawing, String> {
+fn build_in<V: Space>(line: &Value, warm: &[P3], with_meshes: bool) -> Result<Drawing, String> {
     let (kind, pair): (Kind, Pair<V>) = match crate::parse::query::<V>(line)? {
         Query::Intersect(p) => (Kind::Intersect, p),
         Query::Distance(p) => (Kind::Distance, p),
@@ -352,6 +392,13 @@ fn build_in<V: Space>(line: &Value, warm: &[P3]) -> Result<Drawing, String> {
         })
         .collect();
 
+    let meshes = (with_meshes && V::DIM == 3).then(|| Meshes {
+        a: mesh::<V>(|d| pa.full(d)),
+        b: mesh::<V>(|d| pb.full(d)),
+        diff: mesh::<V>(|d| pa.full(d) - pb.full(-d)),
+        diff_core: (radii.0 > 0.0 || radii.1 > 0.0).then(|| mesh::<V>(|d| pa.core(d) - pb.core(-d))),
+    });
+
     let start = start::<V>(&pa, &pb, &warm, rec.steps.first());
     let steps = step_views(&start, &rec.steps);
     let epa = rec.epa_steps.iter().map(epa_view).collect();
@@ -364,7 +411,21 @@ fn build_in<V: Space>(line: &Value, warm: &[P3]) -> Result<Drawing, String> {
         }
         about.push(s);
     }
-    Ok(Drawing { dim: V::DIM, kind, title, about, answer_json, views, outlines, radii, start, steps, epa, answer })
+    Ok(Drawing {
+        dim: V::DIM,
+        kind,
+        title,
+        about,
+        answer_json,
+        views,
+        outlines,
+        radii,
+        start,
+        steps,
+        epa,
+        answer,
+        meshes,
+    })
 }
 
 /// The first simplex, as the library forms it: along the first warm-start direction, else from A − B's centre
@@ -491,6 +552,43 @@ fn outline<V: Space>(view: &View, support: impl Fn(V) -> V) -> Vec<P2> {
         })
         .collect();
     hull(pts)
+}
+
+/// `n` unit directions spread evenly over the sphere: the Fibonacci lattice (points on a spiral from pole to pole,
+/// successive ones a golden angle apart around the axis).
+pub fn sphere_directions(n: usize) -> Vec<P3> {
+    let golden = std::f64::consts::PI * (3.0 - 5f64.sqrt());
+    (0..n)
+        .map(|k| {
+            let z = 1.0 - (2 * k + 1) as f64 / n as f64;
+            let r = (1.0 - z * z).max(0.0).sqrt();
+            let (s, c) = (golden * k as f64).sin_cos();
+            [r * c, r * s, z]
+        })
+        .collect()
+}
+
+/// The mesh of a convex solid (3D) from its support function: the hull (`gjk::shape::hull::hull3`, exact and
+/// robust on flat and degenerate sets) of its support points along [`MESH_DIRECTIONS`] directions, each face (a
+/// convex polygon) cut into a fan of triangles.
+fn mesh<V: Space>(support: impl Fn(V) -> V) -> Mesh {
+    let mut pts: Vec<P3> =
+        sphere_directions(MESH_DIRECTIONS).iter().map(|d| to3(support(V::from_f64_slice(d)))).collect();
+    pts.retain(|p| p.iter().all(|x| x.is_finite()));
+    // Polytopes answer many directions with the same vertex: one copy of each is enough.
+    pts.sort_by(|p, q| p[0].total_cmp(&q[0]).then(p[1].total_cmp(&q[1])).then(p[2].total_cmp(&q[2])));
+    pts.dedup();
+    let hull = hull3(&pts);
+    let vertices: Vec<P3> = hull.vertices.iter().map(|&i| pts[i]).collect();
+    let triangles = match hull.kind {
+        HullKind::Polyhedron | HullKind::Polygon => hull
+            .faces
+            .iter()
+            .flat_map(|f| (1..f.len().saturating_sub(1)).map(move |k| [f[0], f[k], f[k + 1]]))
+            .collect(),
+        HullKind::Segment | HullKind::Point => Vec::new(),
+    };
+    Mesh { vertices, triangles }
 }
 
 /// Convex hull (Andrew's monotone chain), counter-clockwise, without repeated or collinear points.

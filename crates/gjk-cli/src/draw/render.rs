@@ -105,8 +105,8 @@ struct Plot<'d> {
     bounds: Bounds,
     size: f64,
     drawing: &'d Drawing,
-    /// Point labels, written last.
-    labels: RefCell<String>,
+    /// Point labels, placed and written last.
+    labels: RefCell<Vec<Label>>,
 }
 
 impl Plot<'_> {
@@ -132,6 +132,18 @@ impl Plot<'_> {
 
 /// Writes the whole SVG.
 pub fn svg(d: &Drawing) -> String {
+    sheet(d).0
+}
+
+/// Where every point label of the sheet went: one list per plot of each panel (labels are placed plot by plot,
+/// so only labels of the same list can meet), in the plot's pixels.
+pub fn label_boxes(d: &Drawing) -> Vec<Vec<LabelBox>> {
+    sheet(d).1
+}
+
+/// The SVG and its label boxes.
+fn sheet(d: &Drawing) -> (String, Vec<Vec<LabelBox>>) {
+    let mut boxes = Vec::new();
     let frames = frames(d);
     let size = match (d.dim, frames.len()) {
         (2, 1) => 260.0,
@@ -216,7 +228,7 @@ pub fn svg(d: &Drawing) -> String {
                 bounds: window,
                 size,
                 drawing: d,
-                labels: RefCell::new(String::new()),
+                labels: RefCell::new(Vec::new()),
             };
             let _ = writeln!(o, r#"<g id="{}">"#, outline_id(&plot, "grid"));
             grid(&mut o, &plot);
@@ -285,12 +297,12 @@ pub fn svg(d: &Drawing) -> String {
                     bounds: bounds[r][v],
                     size,
                     drawing: d,
-                    labels: RefCell::new(String::new()),
+                    labels: RefCell::new(Vec::new()),
                 };
                 let (col, row) = cell_at(r, v);
                 let cx = PAD + col as f64 * cell_w;
                 let cy = PAD + PANEL_TITLE + row as f64 * cell_h;
-                draw_plot(&mut o, &plot, *panel, cx, cy, frames.len() > 1);
+                boxes.push(draw_plot(&mut o, &plot, *panel, cx, cy, frames.len() > 1));
             }
         }
         let mut cy = PAD + PANEL_TITLE + cell_h * grid_rows as f64 + 4.0;
@@ -304,7 +316,7 @@ pub fn svg(d: &Drawing) -> String {
         o.push_str("</g>\n");
     }
     o.push_str("</svg>\n");
-    o
+    (o, boxes)
 }
 
 /// One plot in one frame: A, B and A − B together when they fit one window, else side by side.
@@ -424,7 +436,8 @@ fn tick_label(x: f64, decimals: usize) -> String {
     }
 }
 
-fn draw_plot(o: &mut String, p: &Plot<'_>, panel: Panel<'_>, cx: f64, cy: f64, name_frame: bool) {
+/// Draws one view's plot of a panel; returns where its point labels went.
+fn draw_plot(o: &mut String, p: &Plot<'_>, panel: Panel<'_>, cx: f64, cy: f64, name_frame: bool) -> Vec<LabelBox> {
     let d = p.drawing;
     let s = p.size;
     let (xn, yn) = p.view.axis_names();
@@ -560,10 +573,14 @@ fn draw_plot(o: &mut String, p: &Plot<'_>, panel: Panel<'_>, cx: f64, cy: f64, n
         }
     }
     o.push_str("</g>\n");
-    o.push_str(&p.labels.borrow());
+    let boxes = place_labels(&p.labels.borrow(), p.size);
+    for (label, b) in p.labels.borrow().iter().zip(&boxes) {
+        halo_text(o, b.x, b.y, LABEL_FONT, "start", label.col, &b.text, false);
+    }
 
     place(o, p, "axes");
     o.push_str("</g>\n");
+    boxes
 }
 
 /// An EPA iteration in A − B: the polytope (filled in 2D, its edges in 3D), the face nearest the origin with its
@@ -719,7 +736,7 @@ fn shape(o: &mut String, p: &Plot<'_>, pts: &[P2], col: &str, fill: f64, width: 
 /// An arrow from `from` (pixels) along world direction `d`, `len` pixels long at full length (shorter when the
 /// view sees `d` foreshortened), with a label at its tip.
 #[allow(clippy::too_many_arguments)]
-fn arrow(o: &mut String, p: &Plot<'_>, from: (f64, f64), d: P3, len: f64, col: &str, width: f64, name: &str) {
+fn arrow(o: &mut String, p: &Plot<'_>, from: (f64, f64), d: P3, len: f64, col: &'static str, width: f64, name: &str) {
     let Some(((ux, uy), seen)) = p.dir(d) else { return };
     let len = len * seen;
     if len < 6.0 {
@@ -790,12 +807,127 @@ fn away(at: (f64, f64), from: (f64, f64)) -> (f64, f64) {
     (ux * 12.0 - 4.0, uy * 12.0 + 4.0)
 }
 
-/// A label next to a point, kept inside the plot; written after the plot's marks so nothing covers it.
-fn label_at(p: &Plot<'_>, at: (f64, f64), off: (f64, f64), col: &str, s: &str) {
-    let w = s.chars().count() as f64 * 12.0 * 0.62;
-    let x = (at.0 + off.0).min(p.size - w - 2.0).max(2.0);
-    let y = (at.1 + off.1).min(p.size - 3.0).max(13.0);
-    halo_text(&mut p.labels.borrow_mut(), x, y, 12.0, "start", col, s, false);
+/// A label for a point (pixels), wanted at offset `off` from it (of its text's start and baseline); placed with
+/// the plot's other labels once the plot is drawn ([`place_labels`]), and written over its marks.
+fn label_at(p: &Plot<'_>, at: (f64, f64), off: (f64, f64), col: &'static str, s: &str) {
+    p.labels.borrow_mut().push(Label { at, off, col, text: s.to_string() });
+}
+
+/// The size of a point label's text.
+const LABEL_FONT: f64 = 12.0;
+
+/// A point label waiting for its place.
+struct Label {
+    /// The point it names, in the plot's pixels.
+    at: (f64, f64),
+    /// Where it would like its text's start and baseline, from `at`.
+    off: (f64, f64),
+    col: &'static str,
+    text: String,
+}
+
+/// Where a point label went, in its plot's pixels: the text's start and baseline, and the box its glyphs and their
+/// white halo cover.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LabelBox {
+    pub text: String,
+    pub x: f64,
+    pub y: f64,
+    pub x0: f64,
+    pub y0: f64,
+    pub x1: f64,
+    pub y1: f64,
+}
+
+impl LabelBox {
+    fn new(text: &str, x: f64, y: f64) -> Self {
+        // Bold text: glyphs rise 0.76 em above the baseline and fall 0.24 below; the halo adds 1.5 px all round.
+        let (w, h) = (text_width(text, LABEL_FONT), LABEL_FONT);
+        LabelBox {
+            text: text.to_string(),
+            x,
+            y,
+            x0: x - 1.5,
+            y0: y - 0.76 * h - 1.5,
+            x1: x + w + 1.5,
+            y1: y + 0.24 * h + 1.5,
+        }
+    }
+
+    /// The area two boxes share (0 when they only touch).
+    pub fn overlap(&self, o: &LabelBox) -> f64 {
+        let w = self.x1.min(o.x1) - self.x0.max(o.x0);
+        let h = self.y1.min(o.y1) - self.y0.max(o.y0);
+        if w > 0.0 && h > 0.0 {
+            w * h
+        } else {
+            0.0
+        }
+    }
+
+    /// True if the box comes within `r` pixels of the point.
+    fn near(&self, p: (f64, f64), r: f64) -> bool {
+        p.0 > self.x0 - r && p.0 < self.x1 + r && p.1 > self.y0 - r && p.1 < self.y1 + r
+    }
+}
+
+/// The advance of a label's text in pixels: DejaVu Sans Bold's widths, in ems, by class of character (a little
+/// generous, so that boxes that do not meet here do not meet on screen).
+fn text_width(s: &str, size: f64) -> f64 {
+    let em = |c: char| match c {
+        ' ' => 0.35,
+        'i' | 'j' | 'l' | '|' | '.' | ',' | '(' | ')' => 0.4,
+        'm' | 'w' | 'M' | 'W' => 1.05,
+        '\u{2080}'..='\u{2089}' => 0.48,
+        '\u{2212}' | '=' | '+' => 0.85,
+        'A'..='Z' => 0.82,
+        _ => 0.72,
+    };
+    s.chars().map(em).sum::<f64>() * size
+}
+
+/// Places a plot's labels in order (earlier labels have the first choice): each at its wanted offset if the spot
+/// is free, else at the first free spot on rings of growing gap around its point (12 directions, nearest to the
+/// wanted one first). A spot is free when its box stays inside the plot, meets no label placed before, and covers
+/// no labelled point (its own included). Should every spot be taken, the one overlapping least is used.
+fn place_labels(labels: &[Label], size: f64) -> Vec<LabelBox> {
+    let points: Vec<(f64, f64)> = labels.iter().map(|l| l.at).collect();
+    let mut placed: Vec<LabelBox> = Vec::with_capacity(labels.len());
+    for l in labels {
+        let w = text_width(&l.text, LABEL_FONT);
+        let (hw, hh) = (w / 2.0 + 1.5, 0.5 * LABEL_FONT + 1.5);
+        // The wanted direction: from the point to the middle of the wanted box.
+        let want = (l.off.0 + w / 2.0, l.off.1 - 0.26 * LABEL_FONT);
+        let base = want.1.atan2(want.0);
+        let mut candidates = vec![(l.at.0 + l.off.0, l.at.1 + l.off.1)];
+        for gap in [3.0, 7.0, 12.0, 18.0, 26.0, 36.0, 48.0] {
+            for k in 0..12 {
+                // 0, +30°, −30°, +60°, … from the wanted direction.
+                let turn = ((k + 1) / 2) as f64 * if k % 2 == 1 { 1.0 } else { -1.0 };
+                let (sn, cs) = (base + turn * std::f64::consts::PI / 6.0).sin_cos();
+                // The box's middle `gap` beyond the box's own reach from its middle toward the point.
+                let reach = (hw / cs.abs().max(1e-9)).min(hh / sn.abs().max(1e-9));
+                let (mx, my) = (l.at.0 + (reach + gap) * cs, l.at.1 + (reach + gap) * sn);
+                candidates.push((mx - w / 2.0, my + 0.26 * LABEL_FONT));
+            }
+        }
+        let mut best: Option<(f64, LabelBox)> = None;
+        for (x, y) in candidates {
+            let x = x.min(size - w - 2.0).max(2.0);
+            let y = y.min(size - 3.0).max(13.0);
+            let b = LabelBox::new(&l.text, x, y);
+            let mut cost: f64 = placed.iter().map(|q| q.overlap(&b)).sum();
+            cost += points.iter().filter(|&&p| b.near(p, 2.5)).count() as f64 * 40.0;
+            if best.as_ref().is_none_or(|(c, _)| cost < *c) {
+                best = Some((cost, b));
+            }
+            if cost == 0.0 {
+                break;
+            }
+        }
+        placed.extend(best.map(|(_, b)| b));
+    }
+    placed
 }
 
 #[allow(clippy::too_many_arguments)]

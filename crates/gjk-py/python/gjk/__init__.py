@@ -3,15 +3,19 @@
 Shapes (2D and 3D, float64 or float32)::
 
     Sphere, Circle, Box, Capsule, Cylinder, Cone, Ellipsoid, ConvexHull, Segment, Triangle, Point,
-    Rounded, MinkowskiSum
+    Rounded, MinkowskiSum, Posed                                  (convex)
+    TriMesh, Compound, HeightField, HalfSpace                     (composite and infinite)
 
-Queries on one pair (each returns a small result object with its status)::
+Queries on any pair of shapes (each returns a small result object with its status; composites name the leaves
+met, ``part_a`` / ``part_b``)::
 
-    distance, intersects, penetration, contact_manifold, ray_cast, shape_cast, time_of_impact
+    distance, intersects, penetration, contact_manifold, ray_cast, shape_cast, time_of_impact,
+    project_point, contains_point
 
 Batches over numpy arrays, on every core with the GIL released::
 
-    batch_distance, batch_penetration, batch_intersects
+    batch_distance, batch_penetration, batch_intersects, batch_contact_manifold, batch_ray_cast,
+    batch_shape_cast, batch_time_of_impact, batch_project_point
 
 Poses
 -----
@@ -51,6 +55,12 @@ from ._gjk import (
     STATUS_NAMES,
     Box,
     CastResult,
+    Compound,
+    HalfSpace,
+    HeightField,
+    Posed,
+    Projection,
+    TriMesh,
     Circle,
     Cone,
     ContactManifold,
@@ -70,14 +80,27 @@ from ._gjk import (
     Sphere,
     Triangle,
     contact_manifold,
+    contains_point,
     distance,
     intersects,
     penetration,
+    project_point,
     ray_cast,
     shape_cast,
     time_of_impact,
 )
-from .batch import BatchResult, batch_distance, batch_intersects, batch_penetration
+from .batch import (
+    BatchContacts,
+    BatchResult,
+    batch_contact_manifold,
+    batch_distance,
+    batch_intersects,
+    batch_penetration,
+    batch_project_point,
+    batch_ray_cast,
+    batch_shape_cast,
+    batch_time_of_impact,
+)
 from .mesh import from_trimesh, to_trimesh
 
 CONVERGED = 0
@@ -97,10 +120,17 @@ __all__ = [
     "ROTATION_TOLERANCE_F64",
     "STALLED",
     "STATUS_NAMES",
+    "BatchContacts",
     "BatchResult",
     "Box",
     "Capsule",
     "CastResult",
+    "Compound",
+    "HalfSpace",
+    "HeightField",
+    "Posed",
+    "Projection",
+    "TriMesh",
     "Circle",
     "Cone",
     "ContactManifold",
@@ -118,14 +148,21 @@ __all__ = [
     "Shape",
     "Sphere",
     "Triangle",
+    "batch_contact_manifold",
     "batch_distance",
     "batch_intersects",
     "batch_penetration",
+    "batch_project_point",
+    "batch_ray_cast",
+    "batch_shape_cast",
+    "batch_time_of_impact",
     "contact_manifold",
+    "contains_point",
     "distance",
     "from_trimesh",
     "intersects",
     "penetration",
+    "project_point",
     "ray_cast",
     "shape_cast",
     "time_of_impact",

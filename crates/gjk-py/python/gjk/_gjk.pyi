@@ -6,6 +6,7 @@ Poses (``Pose``) wherever taken: ``None`` (identity); a homogeneous matrix, 4 ×
 in 3D, an angle or a 2 × 2 matrix in 2D.
 """
 
+import os
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
@@ -20,7 +21,7 @@ ROTATION_TOLERANCE_F64: float
 ROTATION_TOLERANCE_F32: float
 
 class Shape:
-    """A convex shape in 2D or 3D, float64 or float32 (the base class of every shape)."""
+    """A shape in 2D or 3D, float64 or float32 (the base class of every shape: convex, composite, half-space)."""
 
     @property
     def dim(self) -> int:
@@ -38,15 +39,32 @@ class Shape:
     def radius(self) -> float:
         """The rounding radius (the shape is its core swept by a ball of this radius)."""
     @property
+    def is_convex(self) -> bool:
+        """True for convex shapes; False for TriMesh, Compound, HeightField and HalfSpace."""
+    @property
+    def is_solid(self) -> bool:
+        """True unless the shape is an open TriMesh (a surface)."""
+    @property
+    def leaf_count(self) -> Optional[int]:
+        """Leaves of a composite (triangles, segments, parts); None for convex shapes and the HalfSpace."""
+    @property
     def vertices(self) -> Optional[np.ndarray]:
-        """The hull's vertices [V, dim] for a ConvexHull; None otherwise."""
+        """Vertices [V, dim] of a ConvexHull or a TriMesh; None otherwise."""
     @property
     def faces(self) -> Optional[List[np.ndarray]]:
         """The faces of a 3D ConvexHull (vertex indices, counter-clockwise from outside); None otherwise."""
+    @property
+    def indices(self) -> Optional[np.ndarray]:
+        """A TriMesh's facets [F, 3] ([F, 2] segments in 2D), uint32; None otherwise."""
+    @property
+    def poses(self) -> Optional[np.ndarray]:
+        """A Compound's part poses as homogeneous matrices [N, dim + 1, dim + 1]; None otherwise."""
+    def facets(self) -> Optional[np.ndarray]:
+        """The leaves of a TriMesh or HeightField as corners [F, 3, dim] ([F, 2, dim] in 2D); None otherwise."""
     def support(self, directions: ArrayLike) -> np.ndarray:
-        """Support points [N, dim] of the whole shape along directions [N, dim], in its local frame."""
+        """Support points [N, dim] of the whole shape along directions [N, dim], in its local frame (convex only)."""
     def aabb(self, pose: Pose = None) -> Tuple[np.ndarray, np.ndarray]:
-        """The axis-aligned bounding box (min, max) of the shape at `pose`."""
+        """The axis-aligned bounding box (min, max) of the shape at `pose` (a composite's: its tree's root box)."""
     def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
 
 class Sphere(Shape):
@@ -114,6 +132,40 @@ class MinkowskiSum(Shape):
 
     def __init__(self, a: Shape, b: Shape) -> None: ...
 
+class Posed(Shape):
+    """A convex `shape` placed at `pose` in its own frame (what `from_trimesh` makes of a posed primitive)."""
+
+    def __init__(self, shape: Shape, pose: Pose) -> None: ...
+
+class TriMesh(Shape):
+    """A triangle mesh (3D; segments in 2D) from vertices [V, dim] and indices [F, 3] ([F, 2] in 2D); solid when
+    closed and consistently oriented."""
+
+    def __init__(self, vertices: ArrayLike, indices: ArrayLike, dtype: DType = None) -> None: ...
+    @staticmethod
+    def from_obj(path: Union[str, "os.PathLike[str]", None] = None, *, text: Optional[str] = None,
+                 dtype: DType = None) -> "TriMesh":
+        """Every face of a Wavefront OBJ file as one mesh."""
+
+class Compound(Shape):
+    """Convex parts, each at a pose in the compound's frame (their union, solid)."""
+
+    def __init__(self, parts: Sequence[Shape], poses: Union[None, ArrayLike, Sequence[Pose]] = None) -> None: ...
+    @staticmethod
+    def from_obj(path: Union[str, "os.PathLike[str]", None] = None, *, text: Optional[str] = None,
+                 dtype: DType = None) -> "Compound":
+        """One ConvexHull part per object (o/g) of an OBJ file (a V-HACD / CoACD decomposition)."""
+
+class HeightField(Shape):
+    """Terrain along local y, solid below: heights [rows, cols] (3D, spacing dx, dz) or [n] (2D, spacing dx)."""
+
+    def __init__(self, heights: ArrayLike, dx: float = 1.0, dz: float = 1.0, dtype: DType = None) -> None: ...
+
+class HalfSpace(Shape):
+    """The solid half-space {x : normal · x ≤ 0} of the shape's frame (infinite)."""
+
+    def __init__(self, normal: ArrayLike, dtype: DType = None) -> None: ...
+
 class DistanceResult:
     """The answer of `distance`."""
 
@@ -122,7 +174,10 @@ class DistanceResult:
     point_a: np.ndarray
     point_b: np.ndarray
     normal: np.ndarray
+    part_a: Optional[int]
+    part_b: Optional[int]
     iterations: int
+    leaves: int
     status: str
     status_code: int
     error_bound: float
@@ -145,19 +200,26 @@ class PenetrationResult:
     normal: np.ndarray
     point_a: np.ndarray
     point_b: np.ndarray
+    part_a: Optional[int]
+    part_b: Optional[int]
     iterations: int
     status: str
     status_code: int
     error_bound: float
 
 class ContactManifold:
-    """The answer of `contact_manifold`; `len(m)` is the number of contacts."""
+    """The answer of `contact_manifold`; `len(m)` is the number of contacts (of every manifold)."""
 
     normal: np.ndarray
     points_a: np.ndarray
     points_b: np.ndarray
+    normals: np.ndarray
     depths: np.ndarray
     ids: np.ndarray
+    part_a: np.ndarray
+    part_b: np.ndarray
+    manifold: np.ndarray
+    manifolds: int
     distance: float
     status: str
     status_code: int
@@ -170,6 +232,7 @@ class RayHit:
     toi: float
     normal: np.ndarray
     point: np.ndarray
+    part: Optional[int]
     iterations: int
     status: str
     status_code: int
@@ -183,10 +246,20 @@ class CastResult:
     normal: np.ndarray
     point_a: np.ndarray
     point_b: np.ndarray
+    part_a: Optional[int]
+    part_b: Optional[int]
     iterations: int
     status: str
     status_code: int
     def __bool__(self) -> bool: ...
+
+class Projection:
+    """The answer of `project_point`."""
+
+    point: np.ndarray
+    inside: bool
+    distance: float
+    part: Optional[int]
 
 def distance(
     a: Shape,
@@ -208,7 +281,8 @@ def penetration(
     """Signed distance (negative: penetration depth), normal and deepest points."""
 
 def contact_manifold(a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, prediction: float = 0.0) -> ContactManifold:
-    """Up to 4 contacts (2 in 2D) sharing one normal, including contacts up to `prediction` apart."""
+    """Every contact within `prediction`: one manifold of up to 4 (2 in 2D) for convex pairs, one per normal with
+    composites."""
 
 def ray_cast(
     shape: Shape, pose: Pose, origin: ArrayLike, direction: ArrayLike, max_toi: float = ..., solid: bool = True
@@ -246,17 +320,24 @@ def time_of_impact(
 ) -> CastResult:
     """First time at which two shapes under rigid motions (with rotation) come within `target_distance`."""
 
+def project_point(shape: Shape, pose: Pose, point: ArrayLike) -> Projection:
+    """The point of the shape closest to `point`, and whether `point` is inside."""
+
+def contains_point(shape: Shape, pose: Pose, point: ArrayLike) -> bool:
+    """Whether `point` is in the shape (on it, or inside a solid shape)."""
+
 def batch(
     query: str,
     shapes: Sequence[Shape],
     ids_a: np.ndarray,
-    ids_b: np.ndarray,
     poses_a: np.ndarray,
-    poses_b: np.ndarray,
+    ids_b: Optional[np.ndarray] = None,
+    poses_b: Optional[np.ndarray] = None,
+    vectors: Optional[List[Tuple[str, np.ndarray, int]]] = None,
+    options: Optional[Dict[str, Any]] = None,
     threads: Optional[int] = None,
     chunk: int = 65536,
     progress: Optional[Callable[[int], Any]] = None,
     on_invalid: str = "raise",
-    max_distance: Optional[float] = None,
 ) -> Dict[str, np.ndarray]:
-    """The batch kernel behind gjk.batch_distance / batch_penetration / batch_intersects (use those)."""
+    """The batch kernel behind gjk.batch_* (use those)."""

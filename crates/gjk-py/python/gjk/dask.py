@@ -55,6 +55,8 @@ def _columns(query: str, dim: int, dtype: np.dtype) -> Dict[str, tuple]:
         "error_bound": ((), dtype),
         "intersecting": ((), np.dtype(bool)),
         "iterations": ((), np.dtype(np.uint32)),
+        "part_a": ((), np.dtype(np.int64)),
+        "part_b": ((), np.dtype(np.int64)),
     }
 
 
@@ -216,7 +218,7 @@ def _frame_columns(query: str, dim: int) -> List[str]:
     cols = ["distance"]
     for name in ("point_a", "point_b", "normal"):
         cols += [f"{name}_{c}" for c in axes]
-    return cols + ["status", "error_bound", "intersecting", "iterations"]
+    return cols + ["status", "error_bound", "intersecting", "iterations", "part_a", "part_b"]
 
 
 def _frame_partition(
@@ -273,7 +275,8 @@ def dataframe_batch(
     ``pose_a`` / ``pose_b`` name the pose columns of each row — 3D: x, y, z, qx, qy, qz, qw (quaternion in
     **x, y, z, w** order); 2D: x, y, angle — or are None (identity); ``id_a`` / ``id_b`` name integer columns
     indexing the palettes ``a`` / ``b``. Returns a lazy dask dataframe with the same index and the columns
-    ``distance, point_a_x, …, normal_z, status, error_bound, intersecting, iterations`` (``intersecting, status``
+    ``distance, point_a_x, …, normal_z, status, error_bound, intersecting, iterations, part_a, part_b``
+    (``intersecting, status``
     for "intersects").
     """
     import pandas as pd

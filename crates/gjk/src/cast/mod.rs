@@ -12,10 +12,12 @@
 //! * [`ray_cast`] — a point moving along a ray against one shape: exact fast paths for the shapes with a closed form
 //!   (balls, boxes, capsules, cylinders, cones, ellipsoids, polytopes), else a GJK cast of a point.
 
+mod impact;
 mod linear;
 mod ray;
 mod rotating;
 
+pub use impact::{Impact, RayHit};
 pub use linear::shape_cast;
 pub use ray::{ray_cast, RayCast};
 pub use rotating::{time_of_impact, Angular, Motion};

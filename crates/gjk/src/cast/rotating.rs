@@ -133,9 +133,20 @@ where
             |m: &Motion<V>| Motion::new(Iso::new(m.pose.rotation, m.pose.translation * inv), m.linear * inv, m.angular);
         let (ma, mb) = (shrink(motion_a), shrink(motion_b));
         let c = cast_in_range((&sa, &ma), (&sb, &mb), &scaled_options(options, inv), pair_scale(&sa, &sb));
-        return Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c };
+        return representable(Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c });
     }
-    cast_in_range((a, motion_a), (b, motion_b), options, sizes.scale)
+    representable(cast_in_range((a, motion_a), (b, motion_b), options, sizes.scale))
+}
+
+/// A hit whose time or points the precision cannot hold (bodies that ran out of the number range before they met,
+/// e.g. an advance to t = 1e37 at 1e7 per unit of time) is not an answer: it becomes an undecided miss that
+/// proves nothing (reached 0, [`Status::Stalled`]).
+fn representable<V: Vector>(c: Cast<V>) -> Cast<V> {
+    let finite = c.toi.is_finite() && c.normal.is_finite() && c.point_a.is_finite() && c.point_b.is_finite();
+    if c.hit && !finite {
+        return Cast::undecided(V::Real::ZERO, c.iterations, Status::Stalled);
+    }
+    c
 }
 
 /// [`time_of_impact`] on sizes whose squares the precision holds; `scale` is the pair's size.

@@ -7,6 +7,9 @@
 
 pub mod dim2;
 pub mod dim3;
+mod relation;
+
+pub use relation::Relation;
 
 use crate::gjk::run::{Outcome, Params};
 use crate::gjk::{DiffVertex, DistanceOptions, Pair, Status};

@@ -42,15 +42,16 @@ Draws every GJK step (and EPA iteration) of one query as an SVG sheet of small m
 Shapes are drawn as their outlines (256 support directions per view, whatever their size), a long shape
 description is cut, and a picture is never drawn from non-finite coordinates.";
 
-pub const SERVE: &str = "usage: gjk serve [--port N] [--no-build] [--dir DIR] [--timeout SECONDS] [--max-connections N]
-Builds the interactive page (the library compiled to WebAssembly) if needed and serves it on 127.0.0.1 only.
+pub const SERVE: &str = "usage: gjk serve [--port N] [--dir DIR] [--timeout SECONDS] [--max-connections N]
+Serves the interactive page (2D at /, 3D at /3d.html: the library compiled to WebAssembly, built into this
+binary) on 127.0.0.1 only.
   --port N              port on 127.0.0.1 (default 8737; 0 picks a free one)
-  --no-build            serve the folder as it is (its pkg/ must hold a build)
-  --dir DIR             the page's folder (default: web/ of this source tree)
+  --dir DIR             serve the page from this folder instead (e.g. web/ of the source tree, after editing it)
   --timeout SECONDS     time allowed for one request, from connecting to the end of the answer (default 10)
   --max-connections N   connections served at once (default 32); more are answered 503 at once
-Only GET and HEAD of files inside the folder are served (a symbolic link that leads out of it is not), to
-requests naming 127.0.0.1 or localhost in their Host header; a request's head is at most 8 KiB and 32 headers.";
+Only GET and HEAD of the page's files are served (from a folder: files inside it; a symbolic link that leads out
+of it is not), to requests naming 127.0.0.1 or localhost in their Host header; a request's head is at most 8 KiB
+and 32 headers. The page's WebAssembly module is prebuilt (web/pkg); `bash web/build.sh` rebuilds it.";
 
 /// The queries `gjk help` knows.
 pub const QUERIES: [&str; 6] = ["intersect", "distance", "penetration", "contact", "ray_cast", "shape_cast"];

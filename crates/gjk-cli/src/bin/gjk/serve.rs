@@ -1,26 +1,25 @@
-//! `gjk serve`: builds the interactive page (the library compiled to WebAssembly, `crates/gjk-web`) if needed and
-//! serves `web/` on 127.0.0.1 only.
+//! `gjk serve`: serves the interactive page on 127.0.0.1 only.
 //!
 //! ```text
-//! gjk serve [--port N] [--no-build] [--dir DIR] [--timeout SECONDS] [--max-connections N]
+//! gjk serve [--port N] [--dir DIR] [--timeout SECONDS] [--max-connections N]
 //! ```
 //!
-//! The build is two steps: `cargo build -p gjk-web --release --target wasm32-unknown-unknown`, then
-//! `wasm-bindgen --target web` into `web/pkg/`. What they need is installed on first use (the rustup target, and
-//! `wasm-bindgen-cli` at exactly the version of the `wasm-bindgen` crate in Cargo.lock: the two must match).
+//! The page is built in: its files (`web/*.html`, `*.js`, `*.css` and the prebuilt WebAssembly module in
+//! `web/pkg/`, which `web/build.sh` writes and CI checks against the source) are embedded in the binary when it
+//! is compiled, so the server starts at once and needs no source tree (it works the same from `cargo install`).
+//! `--dir DIR` serves a folder from disk instead (to try an edited page without recompiling).
 //!
 //! The server answers GET and HEAD of static files and nothing else, so it is small, but every resource it spends
 //! is bounded: a request's head is parsed by `httparse` from at most [`MAX_HEAD`] bytes and [`MAX_HEADERS`]
 //! headers, read before a deadline; at most `--max-connections` are served at once (one thread each; more are
 //! turned away with 503); the Host header must name 127.0.0.1 or localhost (so a page elsewhere cannot reach the
-//! server through a DNS name it controls); a path is resolved with its symbolic links and must stay inside the
-//! folder.
+//! server through a DNS name it controls); an embedded page answers only the names in its table, and a folder's
+//! path is resolved with its symbolic links and must stay inside the folder.
 
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -29,18 +28,42 @@ use lexopt::prelude::*;
 
 use crate::{help, usage, Failure};
 
-const WASM_TARGET: &str = "wasm32-unknown-unknown";
-
 /// The most bytes of a request's head (request line and headers) read.
 const MAX_HEAD: usize = 8 << 10;
 
 /// The most headers a request may have.
 const MAX_HEADERS: usize = 32;
 
-/// The source tree this binary was built from; the page and the web crate live there.
-fn workspace() -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    root.canonicalize().unwrap_or(root)
+/// One embedded file of the page: its path in the URL (no leading slash) and its bytes.
+struct Embedded {
+    path: &'static str,
+    bytes: &'static [u8],
+}
+
+macro_rules! embed {
+    ($($path:literal),* $(,)?) => {
+        &[$(Embedded { path: $path, bytes: include_bytes!(concat!("../../../../../web/", $path)) }),*]
+    };
+}
+
+/// The page, as `web/` held it when this binary was compiled. A test checks that every file of the page is here.
+static PAGE: &[Embedded] = embed![
+    "index.html",
+    "3d.html",
+    "style.css",
+    "app.js",
+    "app3d.js",
+    "steps.js",
+    "pkg/gjk_web.js",
+    "pkg/gjk_web_bg.wasm",
+];
+
+/// Where the files come from.
+enum Source {
+    /// The page built into the binary.
+    Embedded,
+    /// A folder on disk (canonical path).
+    Dir(PathBuf),
 }
 
 /// How the server runs.
@@ -55,13 +78,13 @@ struct Config {
 pub fn run(mut args: lexopt::Parser) -> Result<(), Failure> {
     let bad = usage(help::SERVE);
     let mut config = Config { port: 8737, timeout: Duration::from_secs(10), max_connections: 32 };
-    let mut build = true;
-    let mut dir = workspace().join("web");
+    let mut dir: Option<PathBuf> = None;
     while let Some(arg) = args.next().map_err(&bad)? {
         match arg {
             Long("port") => config.port = args.value().and_then(|v| v.parse()).map_err(&bad)?,
-            Long("no-build") => build = false,
-            Long("dir") => dir = PathBuf::from(args.value().map_err(&bad)?),
+            // Nothing is built any more (the page is prebuilt); the flag is still accepted so scripts keep working.
+            Long("no-build") => {}
+            Long("dir") => dir = Some(PathBuf::from(args.value().map_err(&bad)?)),
             Long("timeout") => {
                 let secs: f64 = args.value().and_then(|v| v.parse()).map_err(&bad)?;
                 config.timeout = Duration::try_from_secs_f64(secs)
@@ -82,97 +105,30 @@ pub fn run(mut args: lexopt::Parser) -> Result<(), Failure> {
             other => return Err(bad(other.unexpected())),
         }
     }
-    if build {
-        build_page(&dir)?;
-    }
-    if !dir.join("pkg/gjk_web_bg.wasm").is_file() {
-        return Err(Failure::Run(format!("{} holds no build: run gjk serve without --no-build", dir.display())));
-    }
-    Ok(serve(&dir, &config)?)
-}
-
-/// Compiles `crates/gjk-web` to WebAssembly and writes its JavaScript bindings into `dir/pkg`.
-fn build_page(dir: &Path) -> io::Result<()> {
-    let root = workspace();
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    ensure_wasm_target()?;
-    let bindgen_version = locked_version(&root, "wasm-bindgen")?;
-    ensure_wasm_bindgen(&cargo, &bindgen_version)?;
-
-    eprintln!("gjk serve: building the page (cargo build -p gjk-web --release --target {WASM_TARGET})");
-    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| root.join("target"));
-    run_tool(
-        Command::new(&cargo)
-            .current_dir(&root)
-            .args(["build", "-p", "gjk-web", "--release", "--target", WASM_TARGET])
-            .env("CARGO_TARGET_DIR", &target_dir),
-    )?;
-    let wasm = target_dir.join(WASM_TARGET).join("release/gjk_web.wasm");
-    run_tool(
-        Command::new("wasm-bindgen")
-            .args(["--target", "web", "--no-typescript", "--out-dir"])
-            .arg(dir.join("pkg"))
-            .arg(&wasm),
-    )
-}
-
-fn run_tool(cmd: &mut Command) -> io::Result<()> {
-    let status = cmd.status().map_err(|e| io::Error::other(format!("cannot run {:?}: {e}", cmd.get_program())))?;
-    if status.success() {
-        Ok(())
-    } else {
-        Err(io::Error::other(format!("{:?} failed ({status})", cmd.get_program())))
-    }
-}
-
-fn ensure_wasm_target() -> io::Result<()> {
-    let installed = Command::new("rustup").args(["target", "list", "--installed"]).output();
-    match installed {
-        Ok(out) if String::from_utf8_lossy(&out.stdout).lines().any(|l| l.trim() == WASM_TARGET) => Ok(()),
-        Ok(_) => {
-            eprintln!("gjk serve: installing the {WASM_TARGET} target (rustup target add {WASM_TARGET})");
-            run_tool(Command::new("rustup").args(["target", "add", WASM_TARGET]))
-        }
-        // No rustup: a toolchain installed otherwise may still have the target; cargo will say if not.
-        Err(_) => Ok(()),
-    }
-}
-
-/// `wasm-bindgen-cli` must be exactly the version of the `wasm-bindgen` crate the page was compiled with.
-fn ensure_wasm_bindgen(cargo: &std::ffi::OsStr, version: &str) -> io::Result<()> {
-    let have = Command::new("wasm-bindgen").arg("--version").output().ok();
-    let have = have.map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string()).unwrap_or_default();
-    if have.split_whitespace().nth(1) == Some(version) {
-        return Ok(());
-    }
-    eprintln!(
-        "gjk serve: installing wasm-bindgen-cli {version} (found {:?}); this compiles for a few minutes, once",
-        if have.is_empty() { "none" } else { have.as_str() }
-    );
-    run_tool(Command::new(cargo).args(["install", "wasm-bindgen-cli", "--version", version]))
-}
-
-/// The version of `package` in the workspace's Cargo.lock.
-fn locked_version(root: &Path, package: &str) -> io::Result<String> {
-    let lock = std::fs::read_to_string(root.join("Cargo.lock"))?;
-    let mut lines = lock.lines();
-    while let Some(line) = lines.next() {
-        if line.trim() == format!("name = \"{package}\"") {
-            if let Some(v) = lines.next().and_then(|l| l.trim().strip_prefix("version = \"")) {
-                return Ok(v.trim_end_matches('"').to_string());
+    let source = match dir {
+        None => Source::Embedded,
+        Some(dir) => {
+            let dir = dir.canonicalize().map_err(|e| Failure::Run(format!("{}: {e}", dir.display())))?;
+            if !dir.join("index.html").is_file() {
+                return Err(Failure::Run(format!("{} holds no index.html", dir.display())));
             }
+            Source::Dir(dir)
         }
-    }
-    Err(io::Error::other(format!("{package} is not in Cargo.lock")))
+    };
+    Ok(serve(source, &config)?)
 }
 
-/// Serves the files under `dir` on 127.0.0.1 until the process is stopped.
-fn serve(dir: &Path, config: &Config) -> io::Result<()> {
-    let root = Arc::new(dir.canonicalize()?);
+/// Serves the page on 127.0.0.1 until the process is stopped.
+fn serve(source: Source, config: &Config) -> io::Result<()> {
     let listener = TcpListener::bind(("127.0.0.1", config.port))?;
     let port = listener.local_addr()?.port();
-    println!("gjk serve: http://127.0.0.1:{port}/  (serving {}; Ctrl-C stops)", root.display());
+    let what = match &source {
+        Source::Embedded => format!("the page built into gjk {}", env!("CARGO_PKG_VERSION")),
+        Source::Dir(dir) => dir.display().to_string(),
+    };
+    println!("gjk serve: http://127.0.0.1:{port}/  (serving {what}; Ctrl-C stops)");
     io::stdout().flush()?;
+    let source = Arc::new(source);
     let active = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
@@ -184,11 +140,11 @@ fn serve(dir: &Path, config: &Config) -> io::Result<()> {
         }
         active.fetch_add(1, Ordering::SeqCst);
         let guard = Active(Arc::clone(&active));
-        let (root, timeout) = (Arc::clone(&root), config.timeout);
+        let (source, timeout) = (Arc::clone(&source), config.timeout);
         std::thread::spawn(move || {
             let _guard = guard;
             // A client that goes away or runs out of time mid-answer is not the server's problem.
-            let _ = answer(stream, &root, port, Instant::now() + timeout);
+            let _ = answer(stream, &source, port, Instant::now() + timeout);
         });
     }
     Ok(())
@@ -206,13 +162,14 @@ impl Drop for Active {
 /// What a request asks for, or why it gets an error status.
 enum Asked {
     File { path: PathBuf, head_only: bool },
+    Embedded { file: &'static Embedded, head_only: bool },
     Error(u16, &'static str, bool),
 }
 
 /// Reads one request (before `deadline`), answers it and closes the connection.
-fn answer(mut stream: TcpStream, root: &Path, port: u16, deadline: Instant) -> io::Result<()> {
+fn answer(mut stream: TcpStream, source: &Source, port: u16, deadline: Instant) -> io::Result<()> {
     let asked = match read_head(&mut stream, deadline)? {
-        Some(head) => parse(&head, root, port),
+        Some(head) => parse(&head, source, port),
         None => Asked::Error(431, "request head too large\n", false),
     };
     let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
@@ -223,6 +180,9 @@ fn answer(mut stream: TcpStream, root: &Path, port: u16, deadline: Instant) -> i
             let file = File::open(&path)?;
             let len = file.metadata()?.len();
             respond(&mut stream, 200, content_type(&path), Body::File(file, len), head_only)
+        }
+        Asked::Embedded { file, head_only } => {
+            respond(&mut stream, 200, content_type(Path::new(file.path)), Body::Bytes(file.bytes), head_only)
         }
     }
 }
@@ -252,7 +212,7 @@ fn read_head(stream: &mut TcpStream, deadline: Instant) -> io::Result<Option<Vec
 }
 
 /// What a complete request head asks for.
-fn parse(head: &[u8], root: &Path, port: u16) -> Asked {
+fn parse(head: &[u8], source: &Source, port: u16) -> Asked {
     let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut headers);
     match request.parse(head) {
@@ -272,10 +232,12 @@ fn parse(head: &[u8], root: &Path, port: u16) -> Asked {
         }
         Some(_) => {}
     }
-    match resolve(root, request.path.unwrap_or("")) {
-        Some(path) => Asked::File { path, head_only },
-        None => Asked::Error(404, "not found\n", head_only),
-    }
+    let target = request.path.unwrap_or("");
+    let found = match source {
+        Source::Embedded => embedded(target).map(|file| Asked::Embedded { file, head_only }),
+        Source::Dir(root) => resolve(root, target).map(|path| Asked::File { path, head_only }),
+    };
+    found.unwrap_or(Asked::Error(404, "not found\n", head_only))
 }
 
 /// True for `127.0.0.1` or `localhost`, with no port or this server's.
@@ -288,12 +250,26 @@ fn local_host(host: &str, port: u16) -> bool {
     name_ok && p.is_none_or(|p| p.parse::<u16>() == Ok(port))
 }
 
+/// A request path without its query or fragment and its leading slashes; `/` is `index.html`.
+fn request_path(target: &str) -> &str {
+    let path = target.split(['?', '#']).next().unwrap_or("").trim_start_matches('/');
+    if path.is_empty() {
+        "index.html"
+    } else {
+        path
+    }
+}
+
+/// The embedded file a request path names: an exact name from the table, nothing else.
+fn embedded(target: &str) -> Option<&'static Embedded> {
+    let path = request_path(target);
+    PAGE.iter().find(|f| f.path == path)
+}
+
 /// The regular file a request path names, if it is inside `root` (the canonical folder) once every symbolic link
 /// is followed; `/` is `index.html`. The path's parts must be plain names (no `..`, no absolute path).
 fn resolve(root: &Path, target: &str) -> Option<PathBuf> {
-    let path = target.split(['?', '#']).next()?.trim_start_matches('/');
-    let path = if path.is_empty() { "index.html" } else { path };
-    let rel = Path::new(path);
+    let rel = Path::new(request_path(target));
     if !rel.components().all(|c| matches!(c, Component::Normal(_))) {
         return None;
     }
@@ -314,9 +290,11 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-/// An answer's body: a short text or a file of known length (copied, never read whole into memory).
+/// An answer's body: a short text, an embedded file, or a file of known length (copied, never read whole into
+/// memory).
 enum Body {
     Text(&'static str),
+    Bytes(&'static [u8]),
     File(File, u64),
 }
 
@@ -332,6 +310,7 @@ fn respond(out: &mut TcpStream, code: u16, kind: &str, body: Body, head_only: bo
     };
     let len = match &body {
         Body::Text(t) => t.len() as u64,
+        Body::Bytes(b) => b.len() as u64,
         Body::File(_, len) => *len,
     };
     write!(
@@ -342,6 +321,7 @@ fn respond(out: &mut TcpStream, code: u16, kind: &str, body: Body, head_only: bo
     if !head_only {
         match body {
             Body::Text(t) => out.write_all(t.as_bytes())?,
+            Body::Bytes(b) => out.write_all(b)?,
             Body::File(f, len) => {
                 io::copy(&mut f.take(len), out)?;
             }
@@ -382,8 +362,38 @@ mod tests {
     }
 
     #[test]
-    fn the_bindgen_version_comes_from_the_lock_file() {
-        let v = locked_version(&workspace(), "wasm-bindgen").expect("the web crate pins wasm-bindgen");
-        assert!(v.starts_with("0.2."), "{v}");
+    fn the_embedded_page_answers_its_own_names_only() {
+        assert_eq!(embedded("/").map(|f| f.path), Some("index.html"));
+        assert_eq!(embedded("/3d.html?x=1").map(|f| f.path), Some("3d.html"));
+        assert_eq!(embedded("/pkg/gjk_web_bg.wasm").map(|f| f.path), Some("pkg/gjk_web_bg.wasm"));
+        for missing in ["/../Cargo.toml", "/pkg/../index.html", "/pkg", "/pkg/", "/STAMP", "/pkg/STAMP", "/build.sh"] {
+            assert!(embedded(missing).is_none(), "{missing}");
+        }
+        let wasm = embedded("/pkg/gjk_web_bg.wasm").unwrap();
+        assert!(wasm.bytes.starts_with(b"\0asm"), "a WebAssembly module");
+    }
+
+    /// Every file of the page in web/ (not its tests, build script or stamp) is built into the binary, byte for
+    /// byte: a page file added but not embedded would be missing from an installed gjk.
+    #[test]
+    fn every_page_file_is_embedded() {
+        let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web");
+        let mut on_disk = Vec::new();
+        for (folder, prefix) in [(web.clone(), ""), (web.join("pkg"), "pkg/")] {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let name = entry.unwrap().file_name().into_string().unwrap();
+                let page_file = [".html", ".js", ".css", ".wasm"].iter().any(|e| name.ends_with(e));
+                if page_file {
+                    on_disk.push(format!("{prefix}{name}"));
+                }
+            }
+        }
+        on_disk.sort();
+        let mut embedded: Vec<String> = PAGE.iter().map(|f| f.path.to_string()).collect();
+        embedded.sort();
+        assert_eq!(embedded, on_disk);
+        for f in PAGE {
+            assert_eq!(f.bytes, std::fs::read(web.join(f.path)).unwrap(), "{}", f.path);
+        }
     }
 }
