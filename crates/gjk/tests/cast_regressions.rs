@@ -9,8 +9,8 @@ mod common;
 use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion, RayCast};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};
 use gjk::shape::{
-    Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Posed, Rounded, Segment, SupportFn,
-    SupportMap,
+    Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Posed, Rounded, Segment,
+    SupportFn, SupportMap,
 };
 use gjk::Status;
 

@@ -154,7 +154,7 @@ fn compare(
                 }
             }
         }
-    } else if stats.pairs % SPOT_EVERY == 0 {
+    } else if stats.pairs.is_multiple_of(SPOT_EVERY) {
         stats.spot_checks += 1;
         match referee() {
             Referee::Exact(want) => {

@@ -1050,7 +1050,7 @@ const SB_PLACE: [&str; 6] = ["face-shallow", "edge-shallow", "vertex-shallow", "
 fn gen_sphere_box(r: &mut SmallRng, i: usize) -> Gen3 {
     let place = i % 6;
     let h = rand_vec3(r, 0.1, 1.5);
-    let qa = if i % 3 == 0 { DQuat::IDENTITY } else { unit_quat(r) };
+    let qa = if i.is_multiple_of(3) { DQuat::IDENTITY } else { unit_quat(r) };
     let pa = Iso::new(qa, in_cube3(r, 1.0));
     // The centre in the box's frame: in the Voronoi region of a face, an edge or a vertex, anywhere around the
     // box, inside, or at the centre. Outside, the radius is chosen after the centre: the gap plus the depth.

@@ -104,7 +104,7 @@ impl<V: Vector> HeightField<V> {
         let (p00, p01, p10, p11) =
             (self.sample(r, c), self.sample(r, c + 1), self.sample(r + 1, c), self.sample(r + 1, c + 1));
         // Both wound so that their normal points up (+y): x × z = −y, so go from x toward z the other way round.
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             Facet::new([p00, p11, p01])
         } else {
             Facet::new([p00, p10, p11])
