@@ -4,10 +4,12 @@
 //!
 //! * [`model`] — the typed model of a query line, built on the library's serde types (feature `serde` of `gjk`).
 //! * [`parse`] — JSON → that model: the line's dimension first (2D or 3D), then its query.
-//! * [`query`] — one query line → one answer line (the format of `docs/cli.md`).
+//! * [`query`] — one query line → one answer line (the format of `docs/cli.md`); [`query_composite`] answers the
+//!   lines with a shape that is not convex.
 //! * [`stream`] — the `gjk query` stream: lines of any ending, limits, answers flushed when the input waits.
 //! * [`recover`] — the `id` of a line the JSON parser rejected.
-//! * [`mesh`] — vertices of OBJ and STL files, read only from one folder.
+//! * [`composite`] — the shapes that are not convex (trimesh, compound, heightfield, halfspace) and their limits.
+//! * [`mesh`] — vertices and triangles of OBJ and STL files, read only from one folder.
 //! * [`draw`] — what a picture of a query shows ([`draw::model`]), and its SVG ([`draw::render`]).
 //!
 //! ```
@@ -19,10 +21,12 @@
 //! assert_eq!(answer["normal"], serde_json::json!([1.0, 0.0]));
 //! ```
 
+pub mod composite;
 pub mod draw;
 pub mod mesh;
 pub mod model;
 pub mod parse;
 pub mod query;
+pub mod query_composite;
 pub mod recover;
 pub mod stream;

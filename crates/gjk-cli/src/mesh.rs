@@ -1,5 +1,6 @@
-//! Vertex lists from mesh files: Wavefront OBJ (`v x y z` lines) and STL (ASCII or binary). Only the vertices
-//! matter: the shape is their convex hull.
+//! Mesh files: Wavefront OBJ and STL (ASCII or binary). A `mesh` shape read as its hull needs only the vertices
+//! ([`MeshFolder::load_vertices`]); read as a triangle mesh or a compound it needs the triangles and, in an OBJ,
+//! the objects (`o`/`g` blocks) they belong to ([`MeshFolder::load_mesh`]).
 //!
 //! A query line names its mesh by a path, and a line is input that may come from anyone, so a path is read only
 //! when it is safe to: its extension is checked first (`.obj`, `.stl`), it is resolved under one folder (the
@@ -56,6 +57,28 @@ impl MeshFolder {
             return Err(format!("mesh {path:?} has no vertices"));
         }
         Ok(verts)
+    }
+
+    /// The triangles of the OBJ or STL file at `path`, with the OBJ's objects (an STL file is one object). OBJ
+    /// faces are fan-triangulated in order, so triangle `k` is the `k`-th of the file; STL corners with the same
+    /// coordinates are made one vertex, so that neighbouring triangles share their edges.
+    pub fn load_mesh(&self, path: &str) -> Result<MeshData, String> {
+        let ext = Path::new(path).extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
+        let format = match ext.as_deref() {
+            Some("obj") => Format::Obj,
+            Some("stl") => Format::Stl,
+            _ => return Err(format!("mesh {path:?}: unknown extension (expected .obj or .stl)")),
+        };
+        let bytes = self.read(path)?;
+        let mesh = match format {
+            Format::Obj => parse_obj_mesh(&String::from_utf8_lossy(&bytes)),
+            Format::Stl => parse_stl(&bytes).map(weld),
+        }
+        .map_err(|e| format!("mesh {path:?}: {e}"))?;
+        if mesh.triangles.is_empty() {
+            return Err(format!("mesh {path:?} has no triangles"));
+        }
+        Ok(mesh)
     }
 
     /// The bytes of a regular file inside the folder, at most `max_bytes` of them.
@@ -156,6 +179,106 @@ pub fn parse_obj(text: &str) -> Result<Vec<[f64; 3]>, String> {
     Ok(out)
 }
 
+/// A mesh file's triangles, grouped by object.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshData {
+    /// The vertices.
+    pub vertices: Vec<[f64; 3]>,
+    /// The triangles, indices into `vertices`, in the file's order.
+    pub triangles: Vec<[u32; 3]>,
+    /// The objects (an OBJ's `o`/`g` blocks that hold faces or vertices; the whole file for an STL), in order.
+    pub objects: Vec<MeshObject>,
+}
+
+/// One object of a mesh file.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MeshObject {
+    /// Its triangles: a range of [`MeshData::triangles`].
+    pub triangles: core::ops::Range<usize>,
+    /// The vertices declared inside its block (for an object that lists points but no faces).
+    pub declared: core::ops::Range<u32>,
+}
+
+impl MeshData {
+    /// The vertices of object `k`: those its triangles use, or those declared in its block when it has none;
+    /// each once, in index order.
+    pub fn object_vertices(&self, k: usize) -> Vec<[f64; 3]> {
+        let o = &self.objects[k];
+        let mut used: Vec<u32> = self.triangles[o.triangles.clone()].iter().flatten().copied().collect();
+        if used.is_empty() {
+            used.extend(o.declared.clone());
+        }
+        used.sort_unstable();
+        used.dedup();
+        used.iter().map(|&i| self.vertices[i as usize]).collect()
+    }
+}
+
+/// OBJ with its faces: `v` vertices; `f` faces of corners `i`, `i/t`, `i//n` or `i/t/n` (1-based, or negative:
+/// counted back from the last vertex read), fan-triangulated; `o` and `g` start an object. Faces of fewer than three
+/// corners hold no triangle. Everything else is skipped. Errors name the line and the problem, never its text.
+pub fn parse_obj_mesh(text: &str) -> Result<MeshData, String> {
+    let mut mesh = MeshData { objects: vec![MeshObject::default()], ..MeshData::default() };
+    let mut corners: Vec<u32> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let what = format!("OBJ line {}", n + 1);
+        let mut fields = line.split_whitespace();
+        match fields.next() {
+            Some("v") => {
+                let rest: Vec<&str> = fields.take(3).collect();
+                mesh.vertices.push(parse_floats(&rest, &what)?);
+                let count = u32::try_from(mesh.vertices.len()).map_err(|_| format!("{what}: too many vertices"))?;
+                mesh.objects.last_mut().expect("always one object").declared.end = count;
+            }
+            Some("f") => {
+                corners.clear();
+                for (k, word) in fields.enumerate() {
+                    let index = word.split('/').next().unwrap_or("");
+                    let bad = || format!("{what}: corner {} of the face is not a vertex index", k + 1);
+                    let i: i64 = index.parse().map_err(|_| bad())?;
+                    let count = mesh.vertices.len() as i64;
+                    let resolved = if i > 0 { i - 1 } else { count + i };
+                    if i == 0 || resolved < 0 || resolved >= count {
+                        return Err(format!("{what}: corner {} of the face names a vertex out of range", k + 1));
+                    }
+                    corners.push(resolved as u32);
+                }
+                for k in 1..corners.len().saturating_sub(1) {
+                    mesh.triangles.push([corners[0], corners[k], corners[k + 1]]);
+                }
+                mesh.objects.last_mut().expect("always one object").triangles.end = mesh.triangles.len();
+            }
+            Some("o") | Some("g") => {
+                let (t, v) = (mesh.triangles.len(), mesh.vertices.len() as u32);
+                mesh.objects.push(MeshObject { triangles: t..t, declared: v..v });
+            }
+            _ => {}
+        }
+    }
+    mesh.objects.retain(|o| !o.triangles.is_empty() || !o.declared.is_empty());
+    Ok(mesh)
+}
+
+/// An STL's corners (three per triangle, in order) made into one indexed object: corners with the same coordinates
+/// (−0 and 0 alike) become one vertex.
+fn weld(corners: Vec<[f64; 3]>) -> MeshData {
+    let mut index: std::collections::HashMap<[u64; 3], u32> = std::collections::HashMap::new();
+    let mut vertices = Vec::new();
+    let ids: Vec<u32> = corners
+        .iter()
+        .map(|p| {
+            let key = p.map(|x| (x + 0.0).to_bits());
+            *index.entry(key).or_insert_with(|| {
+                vertices.push(*p);
+                (vertices.len() - 1) as u32
+            })
+        })
+        .collect();
+    let triangles: Vec<[u32; 3]> = ids.chunks_exact(3).map(|c| [c[0], c[1], c[2]]).collect();
+    let objects = vec![MeshObject { triangles: 0..triangles.len(), declared: 0..vertices.len() as u32 }];
+    MeshData { vertices, triangles, objects }
+}
+
 /// STL: binary when the size matches 84 + 50 × (triangle count), ASCII (`vertex x y z` lines) otherwise.
 pub fn parse_stl(bytes: &[u8]) -> Result<Vec<[f64; 3]>, String> {
     if bytes.len() >= 84 {
@@ -216,6 +339,40 @@ mod tests {
     fn obj_bad_number_is_an_error_that_does_not_quote_the_file() {
         let e = parse_obj("v 0 s3cr3t 0\n").unwrap_err();
         assert_eq!(e, "OBJ line 1: coordinate 2 is not a number");
+    }
+
+    #[test]
+    fn obj_faces_are_fan_triangulated_by_object() {
+        let text = "o a\nv 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2/5 3//2 4/1/1\ng b\nv 5 5 5\nf -1 1 2\n";
+        let m = parse_obj_mesh(text).unwrap();
+        assert_eq!(m.triangles, vec![[0, 1, 2], [0, 2, 3], [4, 0, 1]]);
+        assert_eq!(m.objects.len(), 2);
+        assert_eq!(m.objects[0].triangles, 0..2);
+        assert_eq!(m.objects[1].triangles, 2..3);
+        assert_eq!(m.object_vertices(1), vec![[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [5.0, 5.0, 5.0]]);
+    }
+
+    /// A bad face corner is reported by position, never quoted.
+    #[test]
+    fn obj_bad_face_is_an_error_that_does_not_quote_the_file() {
+        let e = parse_obj_mesh("v 0 0 0\nf 1 s3cr3t 1\n").unwrap_err();
+        assert_eq!(e, "OBJ line 2: corner 2 of the face is not a vertex index");
+        let e = parse_obj_mesh("v 0 0 0\nf 1 1 7\n").unwrap_err();
+        assert_eq!(e, "OBJ line 2: corner 3 of the face names a vertex out of range");
+    }
+
+    #[test]
+    fn stl_corners_are_welded() {
+        let m = weld(vec![
+            [0.0, 0.0, 0.0],
+            [1.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [-0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0],
+            [1.0, 1.0, 0.0],
+        ]);
+        assert_eq!(m.vertices.len(), 4);
+        assert_eq!(m.triangles, vec![[0, 1, 2], [0, 2, 3]]);
     }
 
     #[test]

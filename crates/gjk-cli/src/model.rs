@@ -3,10 +3,12 @@
 //! hull, a zero quaternion) are defined once, in the library; this module only names the shapes and the queries.
 //!
 //! Adding a shape type is one variant of [`ShapeModel`] (its `"type"` name and the library type it reads as) and
-//! one arm of [`ShapeModel::build`] (how it becomes a shape of the line's dimension); a name that exists in one
-//! dimension only also gets a line in [`name_dimension`], which the dimension rules read.
+//! one arm of [`ShapeModel::build_convex`] (how it becomes a shape of the line's dimension), or of
+//! [`ShapeModel::build_any`] for a shape that is not convex (the composites of [`crate::composite`]); a name that
+//! exists in one dimension only also gets a line in [`name_dimension`], which the dimension rules read.
 
 use gjk::cast::Angular;
+use gjk::composite::{HalfSpace, HeightField, TriMesh};
 use gjk::math::{Iso, Vector};
 use gjk::shape::{
     Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Rounded, Segment,
@@ -15,6 +17,9 @@ use gjk::shape::{
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
+use crate::composite::{
+    compound_of_file, mesh_of_file, Built, CompoundModel, HeightFieldModel, Loader, MeshAs, TriMeshModel,
+};
 use crate::mesh::MeshFolder;
 
 /// A shape chosen at run time.
@@ -29,6 +34,12 @@ pub trait Space:
 {
     /// Cylinders, cones and meshes (3D only): the shape, or why not in this dimension.
     fn solid(shape: Solid) -> Result<DynShape<Self>, String>;
+
+    /// A mesh of facets: triangles in 3D, segments in 2D (`DIM` indices each, checked by the caller).
+    fn mesh(vertices: Vec<Self>, facets: &[Vec<u32>]) -> Result<TriMesh<Self>, String>;
+
+    /// A height field from its rows of samples (one row in 2D) and its cell size (dx, dz; dz unused in 2D).
+    fn height_field(rows: Vec<Vec<f64>>, cell: (f64, f64)) -> Result<HeightField<Self>, String>;
 }
 
 /// The shapes that exist only in 3D, built by [`Space::solid`].
@@ -52,6 +63,15 @@ impl Space for gjk::math::DVec2 {
     fn solid(shape: Solid) -> Result<DynShape<Self>, String> {
         Err(format!("shape type {:?} exists only in 3D", shape.name()))
     }
+
+    fn mesh(vertices: Vec<Self>, facets: &[Vec<u32>]) -> Result<TriMesh<Self>, String> {
+        let segments: Vec<[u32; 2]> = facets.iter().map(|f| [f[0], f[1]]).collect();
+        TriMesh::from_segments(vertices, &segments).map_err(|e| e.to_string())
+    }
+
+    fn height_field(rows: Vec<Vec<f64>>, cell: (f64, f64)) -> Result<HeightField<Self>, String> {
+        HeightField::line(rows.into_iter().flatten().collect(), cell.0).map_err(|e| e.to_string())
+    }
 }
 
 impl Space for gjk::math::DVec3 {
@@ -64,6 +84,16 @@ impl Space for gjk::math::DVec3 {
                 Box::new(ConvexPolytope::new(&points).map_err(|e| e.to_string())?)
             }
         })
+    }
+
+    fn mesh(vertices: Vec<Self>, facets: &[Vec<u32>]) -> Result<TriMesh<Self>, String> {
+        let triangles: Vec<[u32; 3]> = facets.iter().map(|f| [f[0], f[1], f[2]]).collect();
+        TriMesh::new(vertices, triangles).map_err(|e| e.to_string())
+    }
+
+    fn height_field(rows: Vec<Vec<f64>>, cell: (f64, f64)) -> Result<HeightField<Self>, String> {
+        let (r, c) = (rows.len(), rows.first().map_or(0, Vec::len));
+        HeightField::grid(rows.into_iter().flatten().collect(), r, c, cell.0, cell.1).map_err(|e| e.to_string())
     }
 }
 
@@ -91,10 +121,21 @@ pub enum ShapeModel<V: Space> {
     Point(Point<V>),
     Rounded(Rounded<Box<ShapeModel<V>>, f64>),
     MinkowskiSum(MinkowskiSum<Box<ShapeModel<V>>, Box<ShapeModel<V>>>),
-    /// The convex hull of an OBJ or STL file's vertices, read from the mesh folder.
+    /// An OBJ or STL file of the mesh folder: the convex hull of its vertices, or (`"as"`) its triangles or one
+    /// convex part per object.
     Mesh {
         path: String,
+        #[serde(rename = "as", default, skip_serializing_if = "Option::is_none")]
+        read_as: Option<MeshAs>,
     },
+    /// A triangle mesh (segments in 2D): a solid when closed and consistently oriented, else a surface.
+    Trimesh(TriMeshModel<V>),
+    /// Convex parts, each posed in the compound's frame.
+    Compound(CompoundModel<V>),
+    /// A grid of heights, solid below.
+    Heightfield(HeightFieldModel<V>),
+    /// Everything behind a plane through the local origin, `normal` pointing out.
+    Halfspace(HalfSpace<V>),
 }
 
 /// What a shape's name says about the line's dimension (docs/cli.md, "Dimension"): `Strict(d)` names exist in
@@ -117,8 +158,46 @@ pub fn name_dimension(name: &str) -> Option<NameDimension> {
 }
 
 impl<V: Space> ShapeModel<V> {
-    /// The shape, in the line's dimension.
+    /// The convex shape, in the line's dimension; a shape that is not convex (a trimesh, a compound, a height
+    /// field, a half-space) is an error here (see [`ShapeModel::build_any`]).
     pub fn build(self, meshes: &MeshFolder) -> Result<DynShape<V>, String> {
+        self.build_convex(&Loader::new(meshes))
+    }
+
+    /// The name of the shape (or of the shape inside it) that is not convex, if any.
+    pub fn composite_name(&self) -> Option<&'static str> {
+        match self {
+            ShapeModel::Trimesh(_) => Some("trimesh"),
+            ShapeModel::Compound(_) => Some("compound"),
+            ShapeModel::Heightfield(_) => Some("heightfield"),
+            ShapeModel::Halfspace(_) => Some("halfspace"),
+            ShapeModel::Mesh { read_as: Some(MeshAs::Trimesh), .. } => Some("mesh read as a trimesh"),
+            ShapeModel::Mesh { read_as: Some(MeshAs::Compound), .. } => Some("mesh read as a compound"),
+            ShapeModel::Rounded(r) => r.shape.composite_name(),
+            ShapeModel::MinkowskiSum(m) => m.a.composite_name().or(m.b.composite_name()),
+            _ => None,
+        }
+    }
+
+    /// The shape of any kind, in the line's dimension: convex, a half-space, or a composite.
+    pub fn build_any(self, loader: &Loader<'_>) -> Result<Built<V>, String> {
+        Ok(match self {
+            ShapeModel::Trimesh(m) => Built::TriMesh(m.build(loader)?),
+            ShapeModel::Compound(c) => Built::Compound(c.build(loader)?),
+            ShapeModel::Heightfield(h) => Built::HeightField(h.build()?),
+            ShapeModel::Halfspace(h) => Built::HalfSpace(h),
+            ShapeModel::Mesh { path, read_as: Some(MeshAs::Trimesh) } if V::DIM == 3 => {
+                Built::TriMesh(mesh_of_file(&path, loader)?)
+            }
+            ShapeModel::Mesh { path, read_as: Some(MeshAs::Compound) } if V::DIM == 3 => {
+                Built::Compound(compound_of_file(&path, loader)?)
+            }
+            convex => Built::Convex(convex.build_convex(loader)?),
+        })
+    }
+
+    /// The convex shape (mesh files read through `loader`).
+    pub fn build_convex(self, loader: &Loader<'_>) -> Result<DynShape<V>, String> {
         let only_2d = |name: &str| match name_dimension(name) {
             Some(NameDimension::Strict(d)) if d != V::DIM => {
                 Err(format!("shape type {name:?} is 2D, and this line is 3D (see \"Dimension\" in docs/cli.md)"))
@@ -141,17 +220,37 @@ impl<V: Space> ShapeModel<V> {
             ShapeModel::Triangle(s) => Box::new(s),
             ShapeModel::Point(s) => Box::new(s),
             ShapeModel::Rounded(r) => {
-                Box::new(Rounded::new(r.shape.build(meshes)?, r.radius).map_err(|e| e.to_string())?)
+                Box::new(Rounded::new(r.shape.build_convex(loader)?, r.radius).map_err(|e| e.to_string())?)
             }
-            ShapeModel::MinkowskiSum(m) => Box::new(MinkowskiSum::new(m.a.build(meshes)?, m.b.build(meshes)?)),
-            ShapeModel::Mesh { path } => {
+            ShapeModel::MinkowskiSum(m) => {
+                Box::new(MinkowskiSum::new(m.a.build_convex(loader)?, m.b.build_convex(loader)?))
+            }
+            ShapeModel::Mesh { path, read_as } => {
                 if V::DIM != 3 {
                     return V::solid(Solid::Hull(Vec::new()));
                 }
-                V::solid(Solid::Hull(meshes.load_vertices(&path)?))?
+                if let Some(MeshAs::Trimesh | MeshAs::Compound) = read_as {
+                    return Err(not_convex("mesh", read_as));
+                }
+                V::solid(Solid::Hull(loader.vertices(&path)?.to_vec()))?
             }
+            ShapeModel::Trimesh(_) => return Err(not_convex("trimesh", None)),
+            ShapeModel::Compound(_) => return Err(not_convex("compound", None)),
+            ShapeModel::Heightfield(_) => return Err(not_convex("heightfield", None)),
+            ShapeModel::Halfspace(_) => return Err(not_convex("halfspace", None)),
         })
     }
+}
+
+/// The error of a shape that is not convex where only a convex one can be: inside `rounded`, `minkowski_sum` or a
+/// compound's part.
+fn not_convex(name: &str, read_as: Option<MeshAs>) -> String {
+    let what = match read_as {
+        Some(MeshAs::Trimesh) => "a mesh read as a trimesh".to_string(),
+        Some(MeshAs::Compound) => "a mesh read as a compound".to_string(),
+        _ => format!("shape type {name:?}"),
+    };
+    format!("{what} is not convex: it can be a query's shape, not part of a rounded, minkowski_sum or compound")
 }
 
 /// Which query a line asks (its `"query"` field).
@@ -242,11 +341,23 @@ pub fn non_negative(value: Option<f64>, name: &str, default: f64) -> Result<f64,
 /// Two shapes built, each with its pose.
 pub type BuiltPair<V> = (DynShape<V>, Iso<V>, DynShape<V>, Iso<V>);
 
+/// Two shapes of any kind built, each with its pose.
+pub type AnyPair<V> = (Built<V>, Iso<V>, Built<V>, Iso<V>);
+
 impl<V: Space> Pair<V> {
-    /// The two shapes, built, and their poses.
+    /// The two shapes, built, and their poses (both convex).
     pub fn build(self, meshes: &MeshFolder) -> Result<BuiltPair<V>, String> {
-        let a = self.a.build(meshes)?;
-        let b = self.b.build(meshes)?;
+        let loader = Loader::new(meshes);
+        let a = self.a.build_convex(&loader)?;
+        let b = self.b.build_convex(&loader)?;
+        Ok((a, self.pose_a.unwrap_or_default(), b, self.pose_b.unwrap_or_default()))
+    }
+
+    /// The two shapes of any kind, built, and their poses.
+    pub fn build_any(self, meshes: &MeshFolder) -> Result<AnyPair<V>, String> {
+        let loader = Loader::new(meshes);
+        let a = self.a.build_any(&loader)?;
+        let b = self.b.build_any(&loader)?;
         Ok((a, self.pose_a.unwrap_or_default(), b, self.pose_b.unwrap_or_default()))
     }
 }

@@ -44,15 +44,8 @@ pub fn dimension(line: &Map<String, Value>) -> Result<usize, String> {
         }
     }
     for key in ["pose_a", "pose_b"] {
-        if let Some(p) = line.get(key).and_then(Value::as_object) {
-            if let Some(t) = p.get("translation").and_then(Value::as_array) {
-                strong.push(t.len());
-            }
-            match p.get("rotation") {
-                Some(Value::Number(_)) => strong.push(2),
-                Some(Value::Array(_)) => strong.push(3),
-                _ => {}
-            }
+        if let Some(p) = line.get(key) {
+            pose_hints(p, &mut strong);
         }
     }
     for key in ["origin", "direction", "velocity_a", "velocity_b"] {
@@ -72,8 +65,52 @@ pub fn dimension(line: &Map<String, Value>) -> Result<usize, String> {
     Ok(pick(&strong)?.or(pick(&weak).ok().flatten()).unwrap_or(3))
 }
 
+/// A pose's translation size and rotation form.
+fn pose_hints(p: &Value, strong: &mut Vec<usize>) {
+    let Some(p) = p.as_object() else { return };
+    if let Some(t) = p.get("translation").and_then(Value::as_array) {
+        strong.push(t.len());
+    }
+    match p.get("rotation") {
+        Some(Value::Number(_)) => strong.push(2),
+        Some(Value::Array(_)) => strong.push(3),
+        _ => {}
+    }
+}
+
+/// What the fields of a shape that is not convex say: a trimesh's vertices and index arrays (2 or 3), a
+/// half-space's normal, a height field's heights (numbers in 2D, rows in 3D), a compound's parts and their poses.
+fn composite_hints(name: &str, o: &Map<String, Value>, strong: &mut Vec<usize>, weak: &mut Vec<usize>) {
+    let arrays = |key: &str| o.get(key).and_then(Value::as_array).into_iter().flatten();
+    match name {
+        "trimesh" => {
+            strong.extend(arrays("vertices").chain(arrays("indices")).filter_map(Value::as_array).map(Vec::len));
+        }
+        "halfspace" => strong.extend(o.get("normal").and_then(Value::as_array).map(Vec::len)),
+        "heightfield" => {
+            if let Some(first) = arrays("heights").next() {
+                strong.push(if first.is_array() { 3 } else { 2 });
+            }
+        }
+        "compound" => {
+            for part in arrays("parts") {
+                if let Some(shape) = part.get("shape") {
+                    shape_hints(shape, strong, weak);
+                }
+                if let Some(pose) = part.get("pose") {
+                    pose_hints(pose, strong);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 fn shape_hints(v: &Value, strong: &mut Vec<usize>, weak: &mut Vec<usize>) {
     let Some(o) = v.as_object() else { return };
+    if let Some(name) = o.get("type").and_then(Value::as_str) {
+        composite_hints(name, o, strong, weak);
+    }
     for key in ["half_extents", "radii", "a", "b", "c", "at"] {
         if let Some(a) = o.get(key).and_then(Value::as_array) {
             strong.push(a.len());

@@ -15,9 +15,11 @@ use gjk::{
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::composite::{Built, Loader};
 use crate::mesh::MeshFolder;
 use crate::model::{non_negative, CastQuery, ContactQuery, Pair, Query, RayQuery, Space};
 use crate::parse::{dimension, query};
+use crate::query_composite::{self as composite, CompositeAnswer};
 use crate::recover::recover_id;
 
 /// What answering a line may use beyond the line: where mesh files are read from.
@@ -84,26 +86,39 @@ fn answer(line: &Value, settings: &Settings) -> Result<Answer, String> {
     }
 }
 
+/// Answers a line of dimension `V`. Two convex shapes go through the convex queries (`gjk::distance_with`, …),
+/// whose answers the format was first written for; a line with any other shape goes through `gjk::query`
+/// ([`crate::query_composite`]), whose answers add the leaves.
 fn answer_in<V: Space>(q: Query<V>, settings: &Settings) -> Result<Answer, String> {
     let meshes = &settings.meshes;
     let options = DistanceOptions::default();
     match q {
-        Query::Intersect(p) => {
-            let (a, pose_a, b, pose_b) = p.build(meshes)?;
-            Ok(Answer::intersection(&intersection(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ())))
-        }
-        Query::Distance(p) => {
-            let (a, pose_a, b, pose_b) = p.build(meshes)?;
-            Answer::distance(&distance_with(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ()))
-        }
-        Query::Penetration(p) => {
-            let (a, pose_a, b, pose_b) = p.build(meshes)?;
-            Answer::penetration(&penetration_with(&*a, &pose_a, &*b, &pose_b, &options, &mut ()))
-        }
+        Query::Intersect(p) => match p.build_any(meshes)? {
+            (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {
+                Ok(Answer::intersection(&intersection(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ())))
+            }
+            (a, pose_a, b, pose_b) => Ok(composite::intersect(&a, &pose_a, &b, &pose_b)),
+        },
+        Query::Distance(p) => match p.build_any(meshes)? {
+            (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {
+                Answer::distance(&distance_with(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ()))
+            }
+            (a, pose_a, b, pose_b) => composite::distance(&a, &pose_a, &b, &pose_b),
+        },
+        Query::Penetration(p) => match p.build_any(meshes)? {
+            (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {
+                Answer::penetration(&penetration_with(&*a, &pose_a, &*b, &pose_b, &options, &mut ()))
+            }
+            (a, pose_a, b, pose_b) => composite::penetration(&a, &pose_a, &b, &pose_b),
+        },
         Query::Contact(ContactQuery { a, pose_a, b, pose_b, prediction }) => {
             let prediction = non_negative(prediction, "prediction", 0.0)?;
-            let (a, pose_a, b, pose_b) = Pair { a, pose_a, b, pose_b }.build(meshes)?;
-            Answer::contact(&contact_manifold(&*a, &pose_a, &*b, &pose_b, prediction))
+            match (Pair { a, pose_a, b, pose_b }).build_any(meshes)? {
+                (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {
+                    Answer::contact(&contact_manifold(&*a, &pose_a, &*b, &pose_b, prediction))
+                }
+                (a, pose_a, b, pose_b) => composite::contact(&a, &pose_a, &b, &pose_b, prediction),
+            }
         }
         Query::RayCast(r) => ray(r, meshes),
         Query::ShapeCast(c) => cast(c, meshes),
@@ -112,9 +127,12 @@ fn answer_in<V: Space>(q: Query<V>, settings: &Settings) -> Result<Answer, Strin
 
 fn ray<V: Space>(r: RayQuery<V>, meshes: &MeshFolder) -> Result<Answer, String> {
     let max_toi = non_negative(r.max_toi, "max_toi", f64::INFINITY)?;
-    let a = r.a.build(meshes)?;
-    let hit = ray_cast(&*a, &r.pose_a.unwrap_or_default(), r.origin, r.direction, max_toi, r.solid.unwrap_or(true));
-    Answer::ray_cast(&hit)
+    let a = r.a.build_any(&Loader::new(meshes))?;
+    let (pose, solid) = (r.pose_a.unwrap_or_default(), r.solid.unwrap_or(true));
+    match a {
+        Built::Convex(a) => Answer::ray_cast(&ray_cast(&*a, &pose, r.origin, r.direction, max_toi, solid)),
+        a => composite::ray_cast(&a, &pose, r.origin, r.direction, max_toi, solid),
+    }
 }
 
 fn cast<V: Space>(c: CastQuery<V>, meshes: &MeshFolder) -> Result<Answer, String> {
@@ -124,16 +142,24 @@ fn cast<V: Space>(c: CastQuery<V>, meshes: &MeshFolder) -> Result<Answer, String
         ignore_initial_overlap_when_separating: c.ignore_initial_overlap.unwrap_or(false),
         ..CastOptions::default()
     };
-    let (a, pose_a, b, pose_b) = Pair { a: c.a, pose_a: c.pose_a, b: c.b, pose_b: c.pose_b }.build(meshes)?;
+    let pair = Pair { a: c.a, pose_a: c.pose_a, b: c.b, pose_b: c.pose_b }.build_any(meshes)?;
     let (va, vb) = (c.velocity_a.unwrap_or_else(V::zero), c.velocity_b.unwrap_or_else(V::zero));
     let (wa, wb) = (c.angular_velocity_a.unwrap_or_default(), c.angular_velocity_b.unwrap_or_default());
     let spinning = |w| V::Rotation::angular_speed(w) != 0.0;
-    let hit = if spinning(wa) || spinning(wb) {
-        time_of_impact(&*a, &Motion::new(pose_a, va, wa), &*b, &Motion::new(pose_b, vb, wb), &options)
-    } else {
-        shape_cast(&*a, &pose_a, va, &*b, &pose_b, vb, &options)
-    };
-    Answer::shape_cast(&hit)
+    match pair {
+        (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {
+            let hit = if spinning(wa) || spinning(wb) {
+                time_of_impact(&*a, &Motion::new(pose_a, va, wa), &*b, &Motion::new(pose_b, vb, wb), &options)
+            } else {
+                shape_cast(&*a, &pose_a, va, &*b, &pose_b, vb, &options)
+            };
+            Answer::shape_cast(&hit)
+        }
+        (a, pose_a, b, pose_b) => {
+            let motions = composite::Motions { velocity_a: va, velocity_b: vb, angular_a: wa, angular_b: wb };
+            composite::shape_cast(&a, &pose_a, &b, &pose_b, &motions, &options)
+        }
+    }
 }
 
 /// The answer fields of one query, in the order docs/cli.md lists them: the library result's fields (same names,
@@ -185,6 +211,8 @@ pub enum Answer {
         point_b: Option<Coords>,
         status: Status,
     },
+    /// A line with a shape that is not convex: the same fields and the leaves (docs/cli.md, "Composite shapes").
+    Composite(CompositeAnswer),
 }
 
 /// A vector's coordinates as written (2 or 3 numbers, negative zeros written as 0).
@@ -202,12 +230,12 @@ impl Serialize for Coords {
 
 /// Checks that the library gave finite numbers, so that no answer carries a null (serde_json writes NaN and
 /// infinity as null). `what` names the field in the error.
-struct Finite {
-    status: Status,
+pub(crate) struct Finite {
+    pub(crate) status: Status,
 }
 
 impl Finite {
-    fn num(&self, x: f64, what: &str) -> Result<f64, String> {
+    pub(crate) fn num(&self, x: f64, what: &str) -> Result<f64, String> {
         if x.is_finite() {
             Ok(x + 0.0)
         } else {
@@ -218,7 +246,7 @@ impl Finite {
         }
     }
 
-    fn vec<V: Vector<Real = f64>>(&self, v: V, what: &str) -> Result<Coords, String> {
+    pub(crate) fn vec<V: Vector<Real = f64>>(&self, v: V, what: &str) -> Result<Coords, String> {
         let mut c = [0.0; 3];
         for (i, x) in c.iter_mut().enumerate().take(V::DIM) {
             *x = self.num(v.get(i), what)?;

@@ -31,6 +31,7 @@ use serde::de::Error as _;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
+use crate::composite::HalfSpace;
 use crate::gjk::WitnessSimplex;
 use crate::manifold::{Contact, Manifold, MAX_CONTACTS};
 use crate::math::{Iso, Real, Rot2, Rotation, Vector, Vector3};
@@ -88,6 +89,8 @@ shape_serde!(Rounded<S: Sized, R: Real> |s| { shape: S = s.shape, radius: R = s.
 shape_serde!(MinkowskiSum<A: Sized, B: Sized> |s| { a: A = s.a, b: B = s.b }
     => Ok::<_, core::convert::Infallible>(MinkowskiSum::new(a, b)));
 shape_serde!(Scaled<S: Sized, V: Vector> |s| { shape: S = s.shape, scale: V = s.scale } => Scaled::new(shape, scale));
+// A half-space is its outward normal (written unit length; read at any non-zero length).
+shape_serde!(HalfSpace<V: Vector> |s| { normal: V = s.normal() } => HalfSpace::new(normal));
 
 impl<S: Serialize, V: Vector + Serialize> Serialize for Posed<S, V>
 where

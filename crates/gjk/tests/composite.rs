@@ -617,6 +617,25 @@ fn half_plane_and_height_profile_2d() {
     assert!(query::intersects(&profile, &Iso::identity(), &ball, &Iso::from_translation(DVec2::new(2.0, -1.0))));
 }
 
+/// A 2D height profile is solid below: a ball sunk 0.1 into a flat stretch is pushed up by 0.1 (penetration and
+/// contacts), not down through the ground by 0.9. The 2D segments' outward normal once pointed down (a facet's 2D
+/// normal is its direction turned clockwise, and a profile runs toward +x), so the ball was pushed through.
+#[test]
+fn height_profile_2d_pushes_a_sunk_ball_up() {
+    let profile = HeightField::<DVec2>::line(vec![0.0, 0.0, 0.0, 1.0], 1.0).unwrap();
+    let ball = Ball::new(0.5).unwrap();
+    for x in [0.5, 1.0, 1.5] {
+        let at = Iso::from_translation(DVec2::new(x, 0.4));
+        let p = query::penetration(&profile, &Iso::identity(), &ball, &at);
+        assert!(p.intersecting && (p.distance + 0.1).abs() < 1e-12, "x = {x}: {p:?}");
+        assert!((p.normal - DVec2::Y).length() < 1e-12, "x = {x}: {p:?}");
+        let mut m = Vec::new();
+        query::contacts(&profile, &Iso::identity(), &ball, &at, 0.0, &mut m);
+        assert!(!m.is_empty() && m.iter().all(|m| (m.normal - DVec2::Y).length() < 1e-12), "x = {x}: {m:?}");
+        assert!(m.iter().all(|m| (m.max_depth() - 0.1).abs() < 1e-12), "x = {x}: {m:?}");
+    }
+}
+
 /// Bad input gives a typed error, never a panic; an empty mesh answers every query with nothing.
 #[test]
 fn bad_input_is_rejected() {

@@ -121,8 +121,21 @@ impl<V: Vector> Bvh<V> {
     pub fn closest_first(
         &self,
         limit: V::Real,
+        bound: impl FnMut(&Aabb<V>) -> V::Real,
+        leaf: impl FnMut(u32, V::Real) -> Option<V::Real>,
+    ) -> V::Real {
+        self.closest_first_visit(limit, bound, leaf, |_| {})
+    }
+
+    /// [`Bvh::closest_first`] that also calls `visit(node)` on every node it enters (a node whose children it
+    /// tests, or a leaf whose primitives it runs), in the order entered: what a picture of the walk shows. With a
+    /// closure that does nothing this is `closest_first` itself.
+    pub fn closest_first_visit(
+        &self,
+        limit: V::Real,
         mut bound: impl FnMut(&Aabb<V>) -> V::Real,
         mut leaf: impl FnMut(u32, V::Real) -> Option<V::Real>,
+        mut visit: impl FnMut(u32),
     ) -> V::Real {
         let mut best = limit;
         let mut found = false;
@@ -141,6 +154,7 @@ impl<V: Vector> Bvh<V> {
             }
             loop {
                 let node = &self.nodes[index as usize];
+                visit(index);
                 if node.is_leaf() {
                     for &p in self.leaf_primitives(node) {
                         if let Some(cost) = leaf(p, best) {
@@ -227,7 +241,17 @@ impl<V: Vector> Bvh<V> {
     /// Calls `f` on every primitive in a leaf whose box passes `test` along with all its ancestors' boxes (a
     /// conservative region query: `test` must hold for a box whenever it holds for a box inside it). `f` returns
     /// `false` to stop the walk; the function returns `false` when it was stopped.
-    pub fn for_each_where(&self, test: impl Fn(&Aabb<V>) -> bool, mut f: impl FnMut(u32) -> bool) -> bool {
+    pub fn for_each_where(&self, test: impl Fn(&Aabb<V>) -> bool, f: impl FnMut(u32) -> bool) -> bool {
+        self.for_each_where_visit(test, f, |_| {})
+    }
+
+    /// [`Bvh::for_each_where`] that also calls `visit(node)` on every node it enters.
+    pub fn for_each_where_visit(
+        &self,
+        test: impl Fn(&Aabb<V>) -> bool,
+        mut f: impl FnMut(u32) -> bool,
+        mut visit: impl FnMut(u32),
+    ) -> bool {
         let Some(root) = self.nodes.first() else { return true };
         if !test(&root.aabb) {
             return true;
@@ -237,6 +261,7 @@ impl<V: Vector> Bvh<V> {
         while let Some(mut index) = stack.pop() {
             loop {
                 let node: &Node<V> = &self.nodes[index as usize];
+                visit(index);
                 if node.is_leaf() {
                     for &p in self.leaf_primitives(node) {
                         if !f(p) {
@@ -273,15 +298,28 @@ impl<V: Vector> Bvh<V> {
         other: &Bvh<V>,
         rel: &RelativeBoxes<V>,
         margin: V::Real,
+        f: impl FnMut(u32, u32) -> bool,
+    ) -> bool {
+        self.for_each_pair_visit(other, rel, margin, f, |_, _| {})
+    }
+
+    /// [`Bvh::for_each_pair`] that also calls `visit(node of self, node of other)` on every pair of nodes it enters.
+    pub fn for_each_pair_visit(
+        &self,
+        other: &Bvh<V>,
+        rel: &RelativeBoxes<V>,
+        margin: V::Real,
         mut f: impl FnMut(u32, u32) -> bool,
+        visit: impl FnMut(u32, u32),
     ) -> bool {
         let mut go_on = true;
         let overlap = |a: &Aabb<V>, b: &Aabb<V>| a.loosened(margin).intersects(b).then_some(V::Real::ZERO);
-        self.pairs_by(other, rel, V::Real::ZERO, overlap, |a, b, _| {
+        let leaf = |a, b, _| {
             go_on = f(a, b);
             // A negative cost stops the walk.
             (!go_on).then_some(-V::Real::ONE)
-        });
+        };
+        self.closest_pair_first_by(other, rel, V::Real::ZERO, overlap, leaf, visit);
         go_on
     }
 
@@ -295,19 +333,36 @@ impl<V: Vector> Bvh<V> {
         limit: V::Real,
         leaf: impl FnMut(u32, u32, V::Real) -> Option<V::Real>,
     ) -> V::Real {
-        self.pairs_by(other, rel, limit, |a, b| Some(box_distance_squared(a, b)), leaf)
+        self.closest_pair_first_visit(other, rel, limit, leaf, |_, _| {})
     }
 
-    /// The walk of two trees. `bound(box of self, box of other in self's frame)` gives a pair of nodes' lower bound
-    /// (`None`: skip it); pairs are pruned as in [`Bvh::closest_first`]; a leaf returning a negative cost stops the
-    /// walk.
-    fn pairs_by(
+    /// [`Bvh::closest_pair_first`] that also calls `visit(node of self, node of other)` on every pair of nodes it
+    /// enters.
+    pub fn closest_pair_first_visit(
+        &self,
+        other: &Bvh<V>,
+        rel: &RelativeBoxes<V>,
+        limit: V::Real,
+        leaf: impl FnMut(u32, u32, V::Real) -> Option<V::Real>,
+        visit: impl FnMut(u32, u32),
+    ) -> V::Real {
+        self.closest_pair_first_by(other, rel, limit, |a, b| Some(box_distance_squared(a, b)), leaf, visit)
+    }
+
+    /// The walk of two trees, by any bound. `bound(box of self, box of other in self's frame)` gives a pair of
+    /// nodes' lower bound on the cost of any pair of primitives under them (`None`: skip the pair); pairs are
+    /// visited in increasing order of it and pruned as in [`Bvh::closest_first`]; `leaf(a, b, best)` returns a pair
+    /// of primitives' cost when it beats `best`, and a negative cost stops the walk. `visit(a, b)` is called on
+    /// every pair of nodes entered. `bound` must not decrease from a pair of nodes to a pair of their descendants
+    /// (a box inside another is no farther, no later): then no pair that could beat the best is ever skipped.
+    pub fn closest_pair_first_by(
         &self,
         other: &Bvh<V>,
         rel: &RelativeBoxes<V>,
         limit: V::Real,
         bound: impl Fn(&Aabb<V>, &Aabb<V>) -> Option<V::Real>,
         mut leaf: impl FnMut(u32, u32, V::Real) -> Option<V::Real>,
+        mut visit: impl FnMut(u32, u32),
     ) -> V::Real {
         let mut best = limit;
         let mut found = false;
@@ -321,6 +376,7 @@ impl<V: Vector> Bvh<V> {
             if prune(bnd, best, found) {
                 continue;
             }
+            visit(a, b);
             let (na, nb) = (&self.nodes[a as usize], &other.nodes[b as usize]);
             if na.is_leaf() && nb.is_leaf() {
                 for &pa in self.leaf_primitives(na) {

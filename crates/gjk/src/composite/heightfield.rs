@@ -227,8 +227,10 @@ impl<V: Vector> Composite<V> for HeightField<V> {
         true
     }
     fn outward(&self, id: u32) -> Option<V> {
-        // Wound so that their normal points up (out of the ground).
-        self.triangle(id).normal()
+        // 3D triangles are wound so that their normal points up (out of the ground). A 2D segment runs toward +x,
+        // and a facet's 2D normal is its direction turned clockwise, which points down: up is its opposite.
+        let n = self.triangle(id).normal()?;
+        Some(if V::DIM == 2 { -n } else { n })
     }
     fn correct_normal(&self, id: u32, point: V, normal: V) -> V {
         super::trimesh::correct_normal(&self.triangle(id), self.active_ridges(id as usize), point, normal)

@@ -4,6 +4,7 @@
 //! nodes no nearer than the best skipped.
 
 use super::dispatch::{pair, PairQuery, Shape};
+use super::observe::{LeafRun, Shared, Side, WalkObserver};
 use super::{box_above_plane, box_in, leaf_world, plane_in, positive, worse};
 use crate::bvh::{box_distance_squared, RelativeBoxes};
 use crate::composite::{Composite, HalfSpace};
@@ -130,7 +131,26 @@ where
     A: Shape<V> + ?Sized,
     B: Shape<V> + ?Sized,
 {
-    pair(&mut DistanceQuery { max_distance }, a, pose_a, b, pose_b)
+    distance_observed(a, pose_a, b, pose_b, max_distance, &mut ())
+}
+
+/// [`distance_with`] reporting the walk to an observer: the tree nodes entered and every leaf pair GJK ran on
+/// ([`WalkObserver`]; `()` observes nothing and costs nothing). The answer is the same.
+pub fn distance_observed<V, A, B, O>(
+    a: &A,
+    pose_a: &Iso<V>,
+    b: &B,
+    pose_b: &Iso<V>,
+    max_distance: Option<V::Real>,
+    observer: &mut O,
+) -> Distance<V>
+where
+    V: Vector,
+    A: Shape<V> + ?Sized,
+    B: Shape<V> + ?Sized,
+    O: WalkObserver<V>,
+{
+    pair(&mut DistanceQuery { max_distance, obs: observer }, a, pose_a, b, pose_b)
 }
 
 /// Whether two shapes overlap or touch (`distance(..).intersecting`, decided without measuring: a composite stops
@@ -141,22 +161,70 @@ where
     A: Shape<V> + ?Sized,
     B: Shape<V> + ?Sized,
 {
-    pair(&mut IntersectsQuery, a, pose_a, b, pose_b)
+    intersects_observed(a, pose_a, b, pose_b, &mut ())
 }
 
-pub(crate) struct DistanceQuery<R> {
+/// [`intersects`] reporting the walk to an observer (each leaf run a verdict, with the GJK iterations the leaf
+/// test takes). The answer is the same.
+pub fn intersects_observed<V, A, B, O>(a: &A, pose_a: &Iso<V>, b: &B, pose_b: &Iso<V>, observer: &mut O) -> bool
+where
+    V: Vector,
+    A: Shape<V> + ?Sized,
+    B: Shape<V> + ?Sized,
+    O: WalkObserver<V>,
+{
+    pair(&mut IntersectsQuery { obs: observer }, a, pose_a, b, pose_b)
+}
+
+pub(crate) struct DistanceQuery<R, O> {
     pub(crate) max_distance: Option<R>,
+    pub(crate) obs: O,
 }
 
 /// GJK on two convex shapes, stopping beyond `limit`.
-fn convex_pair<V, A, B>(a: &A, pa: &Iso<V>, b: &B, pb: &Iso<V>, limit: Option<V::Real>) -> Distance<V>
+/// GJK on two convex shapes, stopping beyond `limit`; the run is reported to `obs` as the leaves `parts`.
+fn convex_pair<V, A, B, O>(
+    a: &A,
+    pa: &Iso<V>,
+    b: &B,
+    pb: &Iso<V>,
+    limit: Option<V::Real>,
+    parts: (Option<u32>, Option<u32>),
+    obs: &Shared<'_, O>,
+) -> Distance<V>
 where
     V: Vector,
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
+    O: WalkObserver<V>,
 {
     let options = DistanceOptions { max_distance: limit, ..DistanceOptions::default() };
-    Distance::from_gjk(&gjk::distance_with(a, pa, b, pb, &options, None, &mut ()))
+    let g = gjk::distance_with(a, pa, b, pb, &options, None, &mut ());
+    obs.leaf(|| LeafRun {
+        part_a: parts.0,
+        part_b: parts.1,
+        intersecting: g.intersecting,
+        distance: g.distance,
+        point_a: g.point_a,
+        point_b: g.point_b,
+        iterations: g.iterations,
+        status: g.status,
+    });
+    Distance { part_a: parts.0, part_b: parts.1, ..Distance::from_gjk(&g) }
+}
+
+/// The run of a closed form (a half-space against a convex shape), reported as one leaf run.
+fn closed_form_run<V: Vector>(d: &Distance<V>) -> LeafRun<V> {
+    LeafRun {
+        part_a: d.part_a,
+        part_b: d.part_b,
+        intersecting: d.intersecting,
+        distance: d.distance,
+        point_a: d.point_a,
+        point_b: d.point_b,
+        iterations: 0,
+        status: d.status,
+    }
 }
 
 /// The running answer of a branch and bound: the best leaf, the least lower bound over the leaves that ran, and
@@ -228,7 +296,7 @@ fn inside_solid<V: Vector, C: Composite<V>>(d: &mut Distance<V>, c: &C, pc: &Iso
     }
 }
 
-impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
+impl<V: Vector, O: WalkObserver<V>> PairQuery<V> for DistanceQuery<V::Real, O> {
     type Output = Distance<V>;
 
     fn convex_convex<A, B>(&mut self, a: &A, pa: &Iso<V>, b: &B, pb: &Iso<V>) -> Distance<V>
@@ -236,7 +304,7 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
         A: SupportMap<V> + ?Sized,
         B: SupportMap<V> + ?Sized,
     {
-        convex_pair(a, pa, b, pb, self.max_distance)
+        convex_pair(a, pa, b, pb, self.max_distance, (None, None), &Shared::new(&mut self.obs))
     }
 
     fn half_space_convex<B: SupportMap<V> + ?Sized>(
@@ -246,65 +314,15 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
         b: &B,
         pb: &Iso<V>,
     ) -> Distance<V> {
-        // B's point deepest along −n is the closest to (or deepest into) the half-space: exact.
-        let n = ph.transform_vector(h.normal());
-        let p = pb.transform_point(support_full(b, pb.inverse_transform_vector(-n)));
-        let s = n.dot(p - ph.translation);
-        let d = Distance {
-            intersecting: s <= V::Real::ZERO,
-            distance: positive(s),
-            point_a: p - n * s,
-            point_b: p,
-            normal: n,
-            part_a: None,
-            part_b: None,
-            status: Status::Converged,
-            error_bound: V::Real::ZERO,
-            leaves: 1,
-        };
-        match self.max_distance {
-            Some(m) if d.distance > m => Distance::above(d.distance, 1),
-            _ => d,
-        }
+        let d = half_space_convex(h, ph, b, pb, self.max_distance);
+        Shared::new(&mut self.obs).leaf(|| closed_form_run(&d));
+        d
     }
 
     fn half_space_half_space(&mut self, a: &HalfSpace<V>, pa: &Iso<V>, b: &HalfSpace<V>, pb: &Iso<V>) -> Distance<V> {
-        let (na, nb) = (pa.transform_vector(a.normal()), pb.transform_vector(b.normal()));
-        let (oa, ob) = (pa.translation, pb.translation);
-        // Apart only when the normals are exactly opposite and B's plane lies beyond A's.
-        let gap = na.dot(ob - oa);
-        let parallel = na == -nb;
-        let (intersecting, distance, point_b) = if parallel && gap > V::Real::ZERO {
-            (false, gap, ob)
-        } else {
-            // A point in both: on A's plane, moved into B along B's plane's inward direction when needed.
-            let inward = -(nb - na * na.dot(nb));
-            let len = inward.length();
-            let p = if len > V::Real::ZERO {
-                let s = positive(nb.dot(oa - ob));
-                oa + inward * (s / (len * len))
-            } else {
-                // Same direction: the deeper of the two planes is inside both.
-                if nb.dot(oa - ob) <= V::Real::ZERO {
-                    oa
-                } else {
-                    oa - na * positive(na.dot(oa - ob) + nb.dot(oa - ob))
-                }
-            };
-            (true, V::Real::ZERO, p)
-        };
-        Distance {
-            intersecting,
-            distance,
-            point_a: if intersecting { point_b } else { ob - na * gap },
-            point_b,
-            normal: if intersecting { V::zero() } else { na },
-            part_a: None,
-            part_b: None,
-            status: Status::Converged,
-            error_bound: V::Real::ZERO,
-            leaves: 1,
-        }
+        let d = half_space_half_space(a, pa, b, pb);
+        Shared::new(&mut self.obs).leaf(|| closed_form_run(&d));
+        d
     }
 
     fn composite_convex<C: Composite<V>, B: SupportMap<V> + ?Sized>(
@@ -318,15 +336,17 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
         // A negative bound admits only touching leaves (its square must not turn it positive).
         let limit = positive(self.max_distance.unwrap_or(V::Real::INFINITY));
         let mut best = Best::new();
-        c.bvh().closest_first(
+        let obs = Shared::new(&mut self.obs);
+        c.bvh().closest_first_visit(
             limit * limit,
             |node| box_distance_squared(node, &bbox),
             |id, bound_sq| {
                 let leaf = c.leaf(id);
-                let mut d = convex_pair(&leaf, &leaf_world(c, pc, id), b, pb, Some(bound_sq.sqrt()));
-                d.part_a = Some(id);
+                let d =
+                    convex_pair(&leaf, &leaf_world(c, pc, id), b, pb, Some(bound_sq.sqrt()), (Some(id), None), &obs);
                 best.offer(d).map(|x| x * x)
             },
+            |node| obs.node(Side::A, node),
         );
         let mut d = best.finish(limit);
         inside_solid(&mut d, c, pc, pb.transform_point(b.center()));
@@ -344,17 +364,18 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
         // A negative bound admits only touching leaves (its square must not turn it positive).
         let limit = positive(self.max_distance.unwrap_or(V::Real::INFINITY));
         let mut best = Best::new();
-        let mut inner = DistanceQuery { max_distance: None };
-        c.bvh().closest_first(
+        let obs = Shared::new(&mut self.obs);
+        c.bvh().closest_first_visit(
             limit,
             |node| positive(box_above_plane(node, n, o)),
             |id, bound| {
-                inner.max_distance = Some(bound);
                 let leaf = c.leaf(id);
-                let mut d = inner.half_space_convex(h, ph, &leaf, &leaf_world(c, pc, id)).flipped();
+                let mut d = half_space_convex(h, ph, &leaf, &leaf_world(c, pc, id), Some(bound)).flipped();
                 d.part_a = Some(id);
+                obs.leaf(|| closed_form_run(&d));
                 best.offer(d)
             },
+            |node| obs.node(Side::A, node),
         );
         best.finish(limit)
     }
@@ -370,13 +391,19 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
         // A negative bound admits only touching leaves (its square must not turn it positive).
         let limit = positive(self.max_distance.unwrap_or(V::Real::INFINITY));
         let mut best = Best::new();
-        c.bvh().closest_pair_first(d.bvh(), &rel, limit * limit, |i, j, bound_sq| {
-            let (li, lj) = (c.leaf(i), d.leaf(j));
-            let mut x = convex_pair(&li, &leaf_world(c, pc, i), &lj, &leaf_world(d, pd, j), Some(bound_sq.sqrt()));
-            x.part_a = Some(i);
-            x.part_b = Some(j);
-            best.offer(x).map(|x| x * x)
-        });
+        let obs = Shared::new(&mut self.obs);
+        c.bvh().closest_pair_first_visit(
+            d.bvh(),
+            &rel,
+            limit * limit,
+            |i, j, bound_sq| {
+                let (li, lj) = (c.leaf(i), d.leaf(j));
+                let (wi, wj) = (leaf_world(c, pc, i), leaf_world(d, pd, j));
+                let x = convex_pair(&li, &wi, &lj, &wj, Some(bound_sq.sqrt()), (Some(i), Some(j)), &obs);
+                best.offer(x).map(|x| x * x)
+            },
+            |a, b| obs.node_pair(a, b),
+        );
         let mut out = best.finish(limit);
         // Either may hold the other whole: one point of each decides.
         if let Some(&j) = d.bvh().primitives().first() {
@@ -391,13 +418,116 @@ impl<V: Vector> PairQuery<V> for DistanceQuery<V::Real> {
     }
 
     fn flip(&mut self, out: Distance<V>) -> Distance<V> {
+        if O::ENABLED {
+            self.obs.swap();
+        }
         out.flipped()
     }
 }
 
-struct IntersectsQuery;
+/// A half-space against a convex shape, exact: B's point deepest along −n is the closest to (or deepest into) the
+/// half-space.
+pub(crate) fn half_space_convex<V: Vector, B: SupportMap<V> + ?Sized>(
+    h: &HalfSpace<V>,
+    ph: &Iso<V>,
+    b: &B,
+    pb: &Iso<V>,
+    max_distance: Option<V::Real>,
+) -> Distance<V> {
+    let n = ph.transform_vector(h.normal());
+    let p = pb.transform_point(support_full(b, pb.inverse_transform_vector(-n)));
+    let s = n.dot(p - ph.translation);
+    let d = Distance {
+        intersecting: s <= V::Real::ZERO,
+        distance: positive(s),
+        point_a: p - n * s,
+        point_b: p,
+        normal: n,
+        part_a: None,
+        part_b: None,
+        status: Status::Converged,
+        error_bound: V::Real::ZERO,
+        leaves: 1,
+    };
+    match max_distance {
+        Some(m) if d.distance > m => Distance::above(d.distance, 1),
+        _ => d,
+    }
+}
 
-impl<V: Vector> PairQuery<V> for IntersectsQuery {
+/// Two half-spaces: apart only when their normals are exactly opposite and B's plane lies beyond A's.
+pub(crate) fn half_space_half_space<V: Vector>(
+    a: &HalfSpace<V>,
+    pa: &Iso<V>,
+    b: &HalfSpace<V>,
+    pb: &Iso<V>,
+) -> Distance<V> {
+    let (na, nb) = (pa.transform_vector(a.normal()), pb.transform_vector(b.normal()));
+    let (oa, ob) = (pa.translation, pb.translation);
+    let gap = na.dot(ob - oa);
+    let parallel = na == -nb;
+    let (intersecting, distance, point_b) = if parallel && gap > V::Real::ZERO {
+        (false, gap, ob)
+    } else {
+        // A point in both: on A's plane, moved into B along B's plane's inward direction when needed.
+        let inward = -(nb - na * na.dot(nb));
+        let len = inward.length();
+        let p = if len > V::Real::ZERO {
+            let s = positive(nb.dot(oa - ob));
+            oa + inward * (s / (len * len))
+        } else {
+            // Same direction: the deeper of the two planes is inside both.
+            if nb.dot(oa - ob) <= V::Real::ZERO {
+                oa
+            } else {
+                oa - na * positive(na.dot(oa - ob) + nb.dot(oa - ob))
+            }
+        };
+        (true, V::Real::ZERO, p)
+    };
+    Distance {
+        intersecting,
+        distance,
+        point_a: if intersecting { point_b } else { ob - na * gap },
+        point_b,
+        normal: if intersecting { V::zero() } else { na },
+        part_a: None,
+        part_b: None,
+        status: Status::Converged,
+        error_bound: V::Real::ZERO,
+        leaves: 1,
+    }
+}
+
+struct IntersectsQuery<O> {
+    obs: O,
+}
+
+/// Whether two convex leaves meet, reported as a verdict run (with the GJK iterations the test takes, counted by
+/// a second, reporting run only when someone observes: the verdict is always `gjk::intersects`').
+fn leaf_meets<V, A, B, O>(
+    a: &A,
+    pa: &Iso<V>,
+    b: &B,
+    pb: &Iso<V>,
+    parts: (Option<u32>, Option<u32>),
+    obs: &Shared<'_, O>,
+) -> bool
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: WalkObserver<V>,
+{
+    let meets = gjk::intersects(a, pa, b, pb);
+    obs.leaf(|| {
+        let counted = gjk::intersection(a, pa, b, pb, &DistanceOptions::default(), None, &mut ());
+        LeafRun::verdict(parts, meets, counted.iterations)
+    });
+    meets
+}
+
+impl<V: Vector, O: WalkObserver<V>> PairQuery<V> for IntersectsQuery<O> {
     type Output = bool;
 
     fn convex_convex<A, B>(&mut self, a: &A, pa: &Iso<V>, b: &B, pb: &Iso<V>) -> bool
@@ -405,7 +535,7 @@ impl<V: Vector> PairQuery<V> for IntersectsQuery {
         A: SupportMap<V> + ?Sized,
         B: SupportMap<V> + ?Sized,
     {
-        gjk::intersects(a, pa, b, pb)
+        leaf_meets(a, pa, b, pb, (None, None), &Shared::new(&mut self.obs))
     }
 
     fn half_space_convex<B: SupportMap<V> + ?Sized>(
@@ -415,11 +545,15 @@ impl<V: Vector> PairQuery<V> for IntersectsQuery {
         b: &B,
         pb: &Iso<V>,
     ) -> bool {
-        DistanceQuery { max_distance: None }.half_space_convex(h, ph, b, pb).intersecting
+        let d = half_space_convex(h, ph, b, pb, None);
+        Shared::new(&mut self.obs).leaf(|| LeafRun::verdict((None, None), d.intersecting, 0));
+        d.intersecting
     }
 
     fn half_space_half_space(&mut self, a: &HalfSpace<V>, pa: &Iso<V>, b: &HalfSpace<V>, pb: &Iso<V>) -> bool {
-        DistanceQuery { max_distance: None }.half_space_half_space(a, pa, b, pb).intersecting
+        let d = half_space_half_space(a, pa, b, pb);
+        Shared::new(&mut self.obs).leaf(|| LeafRun::verdict((None, None), d.intersecting, 0));
+        d.intersecting
     }
 
     fn composite_convex<C: Composite<V>, B: SupportMap<V> + ?Sized>(
@@ -430,16 +564,26 @@ impl<V: Vector> PairQuery<V> for IntersectsQuery {
         pb: &Iso<V>,
     ) -> bool {
         let bbox = box_in(b, pb, pc);
-        let touching =
-            !c.bvh().for_each_overlap(&bbox, |id| !gjk::intersects(&c.leaf(id), &leaf_world(c, pc, id), b, pb));
+        let obs = Shared::new(&mut self.obs);
+        let touching = !c.bvh().for_each_where_visit(
+            |node| node.intersects(&bbox),
+            |id| !leaf_meets(&c.leaf(id), &leaf_world(c, pc, id), b, pb, (Some(id), None), &obs),
+            |node| obs.node(Side::A, node),
+        );
         touching || (c.is_solid() && c.contains_local(pc.inverse_transform_point(pb.transform_point(b.center()))))
     }
 
     fn composite_half_space<C: Composite<V>>(&mut self, c: &C, pc: &Iso<V>, h: &HalfSpace<V>, ph: &Iso<V>) -> bool {
         let (n, o) = plane_in(h, ph, pc);
-        !c.bvh().for_each_where(
+        let obs = Shared::new(&mut self.obs);
+        !c.bvh().for_each_where_visit(
             |node| box_above_plane(node, n, o) <= V::Real::ZERO,
-            |id| !self.half_space_convex(h, ph, &c.leaf(id), &leaf_world(c, pc, id)),
+            |id| {
+                let meets = half_space_convex(h, ph, &c.leaf(id), &leaf_world(c, pc, id), None).intersecting;
+                obs.leaf(|| LeafRun::verdict((Some(id), None), meets, 0));
+                !meets
+            },
+            |node| obs.node(Side::A, node),
         )
     }
 
@@ -451,9 +595,17 @@ impl<V: Vector> PairQuery<V> for IntersectsQuery {
         pd: &Iso<V>,
     ) -> bool {
         let rel = RelativeBoxes::new(pc.relative(pd));
-        let touching = !c.bvh().for_each_pair(d.bvh(), &rel, V::Real::ZERO, |i, j| {
-            !gjk::intersects(&c.leaf(i), &leaf_world(c, pc, i), &d.leaf(j), &leaf_world(d, pd, j))
-        });
+        let obs = Shared::new(&mut self.obs);
+        let touching = !c.bvh().for_each_pair_visit(
+            d.bvh(),
+            &rel,
+            V::Real::ZERO,
+            |i, j| {
+                let (li, lj) = (c.leaf(i), d.leaf(j));
+                !leaf_meets(&li, &leaf_world(c, pc, i), &lj, &leaf_world(d, pd, j), (Some(i), Some(j)), &obs)
+            },
+            |a, b| obs.node_pair(a, b),
+        );
         if touching {
             return true;
         }
@@ -469,6 +621,9 @@ impl<V: Vector> PairQuery<V> for IntersectsQuery {
     }
 
     fn flip(&mut self, out: bool) -> bool {
+        if O::ENABLED {
+            self.obs.swap();
+        }
         out
     }
 }

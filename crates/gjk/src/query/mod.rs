@@ -32,13 +32,17 @@ pub mod dispatch;
 mod cast;
 mod contact;
 mod distance;
+mod observe;
+mod penetration;
 mod point;
 mod ray;
 
 pub use cast::{shape_cast, time_of_impact, CompositeCast};
-pub use contact::{contacts, penetration, ContactPoint, Manifold, Penetration};
+pub use contact::{contacts, ContactPoint, Manifold};
 pub use dispatch::{Convex, Kind, Shape};
-pub use distance::{distance, distance_with, intersects, Distance};
+pub use distance::{distance, distance_observed, distance_with, intersects, intersects_observed, Distance};
+pub use observe::{LeafRun, Side, WalkCount, WalkObserver, WalkRecorder};
+pub use penetration::{penetration, penetration_observed, Penetration};
 pub use point::{contains_point, project_point, Projection};
 pub use ray::{ray_cast, ray_cast_any, RayHit};
 

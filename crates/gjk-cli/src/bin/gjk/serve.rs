@@ -130,12 +130,25 @@ fn serve(source: Source, config: &Config) -> io::Result<()> {
     io::stdout().flush()?;
     let source = Arc::new(source);
     let active = Arc::new(AtomicUsize::new(0));
+    let turning_away = Arc::new(AtomicUsize::new(0));
     for stream in listener.incoming() {
         let Ok(mut stream) = stream else { continue };
         if active.load(Ordering::SeqCst) >= config.max_connections {
-            // Turned away without a thread: one short answer, written without waiting.
-            let _ = stream.set_nonblocking(true);
-            let _ = respond(&mut stream, 503, "text/plain", Body::Text("busy: too many connections\n"), false);
+            if turning_away.load(Ordering::SeqCst) >= config.max_connections {
+                // Far over the cap: one short answer, written without waiting, and the connection dropped.
+                let _ = stream.set_nonblocking(true);
+                let _ = respond(&mut stream, 503, "text/plain", Body::Text("busy: too many connections\n"), false);
+                continue;
+            }
+            // Over the cap: a 503 from a short-lived thread (as many at most as the cap) that reads the request
+            // first. Closing a socket with an unread request resets the connection, and the client would lose the
+            // answer it was given.
+            turning_away.fetch_add(1, Ordering::SeqCst);
+            let guard = Active(Arc::clone(&turning_away));
+            std::thread::spawn(move || {
+                let _guard = guard;
+                let _ = turn_away(stream);
+            });
             continue;
         }
         active.fetch_add(1, Ordering::SeqCst);
@@ -148,6 +161,20 @@ fn serve(source: Source, config: &Config) -> io::Result<()> {
         });
     }
     Ok(())
+}
+
+/// Reads what the client sent (its request head, for a second at most) and answers 503.
+fn turn_away(mut stream: TcpStream) -> io::Result<()> {
+    stream.set_read_timeout(Some(Duration::from_secs(1)))?;
+    let (mut head, mut buf) = (Vec::new(), [0u8; 1024]);
+    while head.len() < 16 * 1024 && !head.windows(4).any(|w| w == b"\r\n\r\n") {
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => head.extend_from_slice(&buf[..n]),
+        }
+    }
+    respond(&mut stream, 503, "text/plain", Body::Text("busy: too many connections\n"), false)?;
+    stream.shutdown(std::net::Shutdown::Write)
 }
 
 /// Counts a connection being served; the count goes down when its thread ends, however it ends.
