@@ -712,3 +712,43 @@ fn f32_spinning_posed_ball_far_from_point_never_hits_with_nan() {
     assert!(!c.hit, "{c:?}");
     assert!(c.toi.is_finite() && c.point_a.is_finite() && c.point_b.is_finite() && c.normal.is_finite(), "{c:?}");
 }
+
+/// Zero-size shapes at the same far-off place (1.5e4 and 1e7 from the origin) with velocities of 1e-301 and a
+/// target distance of 1e-311: the pair is cast in a frame scaled by 2^1022, and scaling the world poses (not the
+/// pair's offset) sent them to infinity — hits with points at −∞ and NaN (fuzz seed 7 cases 9029, 7647, 19354).
+/// The scaled frame is now centred on A (on the ray's origin for rays).
+#[test]
+fn coincident_zero_size_shapes_far_off_with_subnormal_sizes_cast_finite() {
+    let at2 = DVec2::new(-15188.289229739765, -6114.999529291492);
+    let dot = Ball::new(0.0).unwrap();
+    let opts = CastOptions {
+        max_toi: 1.0476723831749226,
+        target_distance: 3.45079933437e-311,
+        ignore_initial_overlap_when_separating: true,
+        ..CastOptions::default()
+    };
+    let (va, vb) = (DVec2::new(1.0007384697698276e-301, -5.438900433989436e-302), DVec2::new(8.0e-302, -2.0e-301));
+    let pose = |angle: f64| Iso::new(Rot2::from_angle(angle), at2);
+    let c = shape_cast(&dot, &pose(-1.72), va, &dot, &pose(2.55), vb, &opts);
+    let finite = |c: &Cast<DVec2>| c.toi.is_finite() && c.point_a.is_finite() && c.point_b.is_finite();
+    assert!(finite(&c), "{c:?}");
+    assert!(!c.hit || (c.point_a - at2).length() < 1e-9, "{c:?}");
+    let ma = Motion::new(pose(-1.72), va, -2340.88);
+    let mb = Motion::new(pose(2.55), vb, 0.0);
+    let t = time_of_impact(&dot, &ma, &dot, &mb, &opts);
+    assert!(finite(&t), "{t:?}");
+    let at3 = DVec3::new(-2773125.116881984, -9612623.404343734, 746586.4733432257);
+    let (a3, p3) = (Ball::new(0.0).unwrap(), Point::new(DVec3::ZERO).unwrap());
+    let c3 = shape_cast(
+        &a3,
+        &Iso::from_translation(at3),
+        DVec3::new(-3.4e-303, 2.4e-303, 1.4e-302),
+        &p3,
+        &Iso::from_translation(at3),
+        DVec3::new(2.7e-303, -1.6e-302, 4.8e-303),
+        &CastOptions { max_toi: 4.854409348106788, target_distance: 1e-310, ..CastOptions::default() },
+    );
+    assert!(c3.toi.is_finite() && c3.point_a.is_finite() && c3.point_b.is_finite(), "{c3:?}");
+    let r = ray_cast(&a3, &Iso::from_translation(at3), at3 + DVec3::new(1e-305, 0.0, 0.0), -DVec3::X, 1.0, true);
+    assert!(r.hit && r.point.is_finite() && (r.point - at3).length() < 1e-9, "{r:?}");
+}

@@ -55,7 +55,9 @@ where
         let inv = V::Real::ONE / k;
         let s = V::from_fn(|_| inv);
         let (sa, sb) = (Scaled::new(a, s).expect("finite"), Scaled::new(b, s).expect("finite"));
-        let shrink = |p: &Iso<V>| Iso::new(p.rotation, p.translation * inv);
+        // About A's origin, so that far-off poses of a tiny pair are not scaled out of range.
+        let origin = pose_a.translation;
+        let shrink = |p: &Iso<V>| Iso::new(p.rotation, (p.translation - origin) * inv);
         let opts = scaled_options(options, inv);
         let (pa, pb) = (shrink(pose_a), shrink(pose_b));
         let c = shape_cast_in_range(
@@ -64,7 +66,7 @@ where
             &opts,
             pair_scale(&sa, &sb),
         );
-        return Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c };
+        return c.unscaled(k, origin);
     }
     shape_cast_in_range((a, pose_a, velocity_a), (b, pose_b, velocity_b), options, sizes.scale)
 }

@@ -94,6 +94,14 @@ impl<V: Vector> Cast<V> {
     pub(crate) fn undecided(reached: V::Real, iterations: u32, status: Status) -> Self {
         Self { hit: false, toi: reached, normal: V::zero(), point_a: V::zero(), point_b: V::zero(), iterations, status }
     }
+    /// From a cast run in a frame scaled by `1/k` about `origin` back to the world: a decided miss keeps its zero
+    /// points.
+    pub(crate) fn unscaled(self, k: V::Real, origin: V) -> Self {
+        if !self.hit && self.status == Status::Converged {
+            return self;
+        }
+        Self { point_a: self.point_a * k + origin, point_b: self.point_b * k + origin, ..self }
+    }
     /// With the closest pair of `d` (taken in the frame `frame` maps to the world).
     pub(crate) fn at_closest(self, d: &Distance<V>, frame: &Iso<V>) -> Self {
         Self {

@@ -143,8 +143,9 @@ where
     };
     let inv = V::Real::ONE / k;
     let scaled = Scaled::new(shape, V::from_fn(|_| inv)).expect("a power of two is finite");
-    let pose_k = Iso::new(pose.rotation, pose.translation * inv);
-    let r = gjk_ray_cast(&scaled, &pose_k, origin * inv, dir, max_s * inv, solid);
+    // About the ray's origin, so that a tiny shape far off is not scaled out of range.
+    let pose_k = Iso::new(pose.rotation, (pose.translation - origin) * inv);
+    let r = gjk_ray_cast(&scaled, &pose_k, V::zero(), dir, max_s * inv, solid);
     RayCast { toi: r.toi * k, point: origin + dir * (r.toi * k), ..r }
 }
 

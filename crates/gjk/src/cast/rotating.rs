@@ -129,11 +129,14 @@ where
         let inv = V::Real::ONE / k;
         let s = V::from_fn(|_| inv);
         let (sa, sb) = (Scaled::new(a, s).expect("finite"), Scaled::new(b, s).expect("finite"));
-        let shrink =
-            |m: &Motion<V>| Motion::new(Iso::new(m.pose.rotation, m.pose.translation * inv), m.linear * inv, m.angular);
+        // About A's origin, so that far-off poses of a tiny pair are not scaled out of range.
+        let origin = motion_a.pose.translation;
+        let shrink = |m: &Motion<V>| {
+            Motion::new(Iso::new(m.pose.rotation, (m.pose.translation - origin) * inv), m.linear * inv, m.angular)
+        };
         let (ma, mb) = (shrink(motion_a), shrink(motion_b));
         let c = cast_in_range((&sa, &ma), (&sb, &mb), &scaled_options(options, inv), pair_scale(&sa, &sb));
-        return representable(Cast { point_a: c.point_a * k, point_b: c.point_b * k, ..c });
+        return representable(c.unscaled(k, origin));
     }
     representable(cast_in_range((a, motion_a), (b, motion_b), options, sizes.scale))
 }
