@@ -17,7 +17,7 @@
 //! ```
 
 use super::{Capsule, Cone, Cylinder, Posed};
-use crate::math::{Iso, Vector};
+use crate::math::{DQuat, DVec3, Iso, Quat, Vec3, Vector};
 
 /// A y-axis shape (capsule, cylinder, cone: the apex of a cone goes to +z) turned onto the z axis.
 pub trait AlongZ: Sized {
@@ -39,18 +39,18 @@ macro_rules! along_z {
     };
 }
 
-along_z!(Capsule, f64, glam::DVec3, glam::DQuat);
-along_z!(Capsule, f32, glam::Vec3, glam::Quat);
-along_z!(Cylinder, f64, glam::DVec3, glam::DQuat);
-along_z!(Cylinder, f32, glam::Vec3, glam::Quat);
-along_z!(Cone, f64, glam::DVec3, glam::DQuat);
-along_z!(Cone, f32, glam::Vec3, glam::Quat);
+along_z!(Capsule, f64, DVec3, DQuat);
+along_z!(Capsule, f32, Vec3, Quat);
+along_z!(Cylinder, f64, DVec3, DQuat);
+along_z!(Cylinder, f32, Vec3, Quat);
+along_z!(Cone, f64, DVec3, DQuat);
+along_z!(Cone, f32, Vec3, Quat);
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::shape::SupportMap;
-    use glam::{DVec3, Vec3};
+    use crate::math::{DVec3, Vec3};
 
     #[test]
     fn z_axis_shapes_are_the_y_axis_ones_turned() {
