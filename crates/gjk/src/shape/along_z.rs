@@ -49,8 +49,8 @@ along_z!(Cone, f32, Vec3, Quat);
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shape::SupportMap;
     use crate::math::{DVec3, Vec3};
+    use crate::shape::SupportMap;
 
     #[test]
     fn z_axis_shapes_are_the_y_axis_ones_turned() {
