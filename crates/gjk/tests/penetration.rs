@@ -2103,3 +2103,105 @@ proptest! {
         }
     }
 }
+
+/// Exact depth of a capsule (core: the segment `p`–`q`, world) overlapping a box, from the box's frame: the depth
+/// is the least support value h(n) = max(n·p, n·q) + Σ hᵢ|nᵢ| of core − box over the facet normals of that
+/// difference — the box's three face axes and the cross products of the segment's direction with them, each
+/// either way (any other unit n has h(n) at least the depth, so the superset's minimum is exact) — plus the
+/// radius. With the core wholly inside, the face axes give how far the segment's farthest end must move to
+/// leave through that face; a core across a corner leaves faster across an edge, which the cross products catch.
+fn capsule_box_exact(p: DVec3, q: DVec3, radius: f64, half: DVec3, pose_box: &Iso<DVec3>) -> f64 {
+    let (p, q) = (pose_box.inverse_transform_point(p), pose_box.inverse_transform_point(q));
+    let d = q - p;
+    let mut axes = vec![DVec3::X, DVec3::Y, DVec3::Z];
+    axes.extend(
+        [DVec3::X, DVec3::Y, DVec3::Z].map(|e| d.cross(e)).into_iter().filter(|c| c.length() > 1e-12 * d.length()),
+    );
+    let h = |n: DVec3| n.dot(p).max(n.dot(q)) + half.x * n.x.abs() + half.y * n.y.abs() + half.z * n.z.abs();
+    axes.into_iter().map(|a| a.normalize()).flat_map(|n| [h(n), h(-n)]).fold(f64::INFINITY, f64::min) + radius
+}
+
+/// Fuzz seed 7 case 24233: a capsule (half height 2, radius 1.57) whose core lies down the middle of a box 15,587
+/// long, both 1e4 from the origin with centres 7e-10 apart. GJK on the cores built the segment between two opposite
+/// support points of core − box, which passes 2.4e-10 from the origin — above the touching distance, below the
+/// rounding of the 1.4e4-long points — so v's direction was 1 % off along the segment, the support along it was the
+/// segment's own end, and GJK stopped "converged" at a core distance of 2.4e-10: the answer was the radius alone
+/// (1.5702, status converged, error bound 2.4e-10) for an exact depth of 2.9561 (the other order found it). A GJK
+/// run whose lower bound proves no gap now always goes to EPA. Also checked on random variants: boxes 1e2–2e4
+/// long, cores inside them or crossing a face, 1e4–1e5 from the origin, centres equal to rounding or apart, in
+/// both orders: the depth within 1e-9 of the box's size of the exact one, and the bounds holding it.
+#[test]
+fn capsule_core_inside_a_long_box_far_off_is_as_deep_as_the_box_allows() {
+    let unit = |x: f64, y: f64, z: f64, w: f64| Rotation::<DVec3>::normalized(&DQuat::from_xyzw(x, y, z, w)).unwrap();
+    let fuzz_case = (
+        (1.9885060476768905, 1.5702049105793252),
+        Iso::new(
+            unit(-5.33204063729508e-10, -3.6781945987877456e-9, -2.990032608340414e-9, -1.0),
+            DVec3::new(10366.367508963183, -9010.629279634082, -5090.078115612465),
+        ),
+        DVec3::new(2.215135903727943, 15587.046139961914, 1.051424319610554),
+        Iso::new(
+            unit(0.5075356206119148, 0.17609289515998078, -0.8343113005366103, -0.12378828652648965),
+            DVec3::new(10366.367508963143, -9010.629279634742, -5090.078115612512),
+        ),
+    );
+    let mut r = rng(0xca95_b0c5);
+    let mut cases = vec![fuzz_case];
+    for i in 0..2000 {
+        let long = log_uniform(&mut r, 1e2, 2e4);
+        let (thin_a, thin_b) = (log_uniform(&mut r, 0.5, 5.0), log_uniform(&mut r, 0.5, 5.0));
+        let half = match i % 3 {
+            0 => DVec3::new(thin_a, long, thin_b),
+            1 => DVec3::new(long, thin_a, thin_b),
+            _ => DVec3::new(thin_a, thin_b, long),
+        };
+        let pose_b = Iso::new(unit_quat(&mut r), unit3(&mut r) * log_uniform(&mut r, 1e4, 1e5));
+        // The core's centre: the box's (to rounding) most often, else anywhere along the long axis, sometimes
+        // across a face.
+        let local = match i % 4 {
+            0 => DVec3::ZERO,
+            1 => half * DVec3::new(uniform(&mut r, -0.9, 0.9), uniform(&mut r, -0.9, 0.9), uniform(&mut r, -0.9, 0.9)),
+            2 => half * DVec3::new(uniform(&mut r, -1.2, 1.2), uniform(&mut r, -1.2, 1.2), uniform(&mut r, -1.2, 1.2)),
+            _ => in_cube3(&mut r, 1e-9),
+        };
+        let pose_a = Iso::new(unit_quat(&mut r), pose_b.transform_point(local));
+        cases.push(((log_uniform(&mut r, 0.1, 5.0), log_uniform(&mut r, 0.1, 3.0)), pose_a, half, pose_b));
+    }
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for ((half_height, radius), pose_a, half, pose_b) in cases {
+        let capsule = Capsule::new(half_height, radius).unwrap();
+        let cuboid = Cuboid::new(half).unwrap();
+        let (p, q) = (pose_a.transform_point(DVec3::Y * half_height), pose_a.transform_point(DVec3::Y * -half_height));
+        let exact = capsule_box_exact(p, q, radius, half, &pose_b);
+        if !(exact > 0.0) {
+            continue;
+        }
+        checked += 1;
+        let size = half.max_element().max(half_height + radius);
+        let tol = REL_DEPTH * size;
+        for (order, got) in [
+            ("capsule, box", penetration(&capsule, &pose_a, &cuboid, &pose_b)),
+            ("box, capsule", penetration(&cuboid, &pose_b, &capsule, &pose_a)),
+        ] {
+            let ok = got.intersecting
+                && (got.depth - exact).abs() <= tol
+                && got.depth <= exact + BOUND_SLACK * size
+                && got.depth + got.error_bound >= exact - BOUND_SLACK * size;
+            if !ok {
+                failures.push(format!(
+                    "{order}: depth {:e} (status {:?}, error bound {:e}), exact {exact:e}\n  capsule ({half_height:e}, \
+                     {radius:e}) at {pose_a:?}\n  box {half:?} at {pose_b:?}",
+                    got.depth, got.status, got.error_bound
+                ));
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} overlapping pairs");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} pairs wrong:\n{}",
+        failures.len(),
+        failures[..failures.len().min(6)].join("\n")
+    );
+}
