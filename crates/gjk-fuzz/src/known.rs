@@ -17,10 +17,9 @@ pub const OPEN: &[(&str, &str, &str)] = &[
     ("contact.within_prediction", "", "issue 11 §1: contact depth is not the separation along the normal"),
     // §1: penetration on curved cores is approximate; witnesses on polytopes reach only √ε of the direction.
     ("penetration.point_identity", "", "issue 11 §1: deepest points break point_b − point_a = distance·normal"),
-    // Refined on the true support function since the `exact` merge; what remains: a capsule whose core lies inside
-    // a box 15,587 long at 1e4 from the origin gets the radius as its depth (seed 7 case 24233), and witnesses of
-    // 2D boxes 2e4 long 5e-5 off their box (seed 7 case 25544).
-    ("penetration.too_shallow", "", "issue 11 §1: a capsule core inside a very long box at 1e4: depth = the radius"),
+    // Refined on the true support function since the `exact` merge (too_shallow fixed, kept fixed by the smoke
+    // test); what remains: witnesses of 2D boxes 2e4 long 5e-5 off their box (seed 7 case 25544: a stalled GJK
+    // then a negative EPA depth answered as touching at the midpoint).
     ("penetration.witness_on_a", "", "issue 11 §1: deepest points of very long 2D boxes off their shapes by 5e-5"),
     ("penetration.witness_on_b", "", "issue 11 §1: deepest points of very long 2D boxes off their shapes by 5e-5"),
     ("penetration.distance_along_normal", "", "issue 11 §1: EPA's normal is not the direction of least depth"),
