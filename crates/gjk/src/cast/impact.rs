@@ -20,7 +20,7 @@ pub struct Impact<V: Vector> {
 
 /// Where a ray first meets a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct RayHit<V: Vector> {
+pub struct RayImpact<V: Vector> {
     /// Time of impact, in units of the ray's direction.
     pub toi: V::Real,
     /// The point hit: `origin + toi · direction`.
@@ -63,7 +63,7 @@ impl<V: Vector> RayCast<V> {
     /// assert!((hit.toi - 4.0).abs() < 1e-12 && (hit.normal + DVec3::X).length() < 1e-12);
     /// assert!(ray_cast(&ball, &Iso::identity(), DVec3::new(-5.0, 2.0, 0.0), DVec3::X, 10.0, true).impact().is_none());
     /// ```
-    pub fn impact(&self) -> Option<RayHit<V>> {
-        self.hit.then_some(RayHit { toi: self.toi, point: self.point, normal: self.normal })
+    pub fn impact(&self) -> Option<RayImpact<V>> {
+        self.hit.then_some(RayImpact { toi: self.toi, point: self.point, normal: self.normal })
     }
 }

@@ -17,7 +17,7 @@ mod linear;
 mod ray;
 mod rotating;
 
-pub use impact::{Impact, RayHit};
+pub use impact::{Impact, RayImpact};
 pub use linear::shape_cast;
 pub use ray::{ray_cast, RayCast};
 pub use rotating::{time_of_impact, Angular, Motion};
