@@ -46,9 +46,7 @@ pub use penetration::{penetration, penetration_observed, Penetration};
 pub use point::{contains_point, project_point, Projection};
 pub use ray::{ray_cast, ray_cast_any, RayHit};
 
-use crate::composite::Composite;
-#[allow(unused_imports)]
-use crate::composite::{Compound, HalfSpace, HeightField, TriMesh};
+use crate::composite::{Composite, HalfSpace};
 use crate::math::{Iso, Real, Vector};
 use crate::shape::{Aabb, SupportMap};
 
