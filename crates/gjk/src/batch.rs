@@ -6,6 +6,7 @@ use crate::epa::{penetration, Penetration};
 use crate::gjk::{distance, intersects, Distance};
 use crate::math::{Iso, Vector};
 use crate::shape::SupportMap;
+use alloc::vec::Vec;
 
 /// One pair to query: two shapes and their poses.
 pub struct Pair<'s, V: Vector> {

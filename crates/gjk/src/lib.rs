@@ -30,11 +30,29 @@
 //! * [`broadphase`] — which of many bodies may touch, from their bounding boxes (sweep and prune, a dynamic AABB
 //!   tree with region queries and ray casts).
 //! * [`trace`] — the observer hook that sees every step.
+//!
+//! ## Features
+//!
+//! * `std` (default) — the platform's float functions. Without it the crate is `#![no_std]` and needs only
+//!   `alloc` (composites, hulls and trees keep their parts in a `Vec`; the queries allocate nothing); `sqrt`,
+//!   `sin`, `cos` and `mul_add` come from `libm`. The error types implement `core::error::Error` either way.
+//! * `rayon` (default, implies `std`) — [`batch`] on every core.
+//! * `serde` — `Serialize`/`Deserialize` for shapes (validated on reading), poses and results; works without
+//!   `std`.
+//! * `mint`, `nalgebra` — conversions from their vectors, quaternions and isometries.
+// `no_std` always, with `alloc` (composites, hulls and trees keep their parts in a `Vec`); `std` only for what
+// needs it (feature `std`, on by default): the platform's float functions and `rayon`.
+#![no_std]
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 // `!(x > 0)` is written on purpose throughout: unlike `x <= 0` it is also true for NaN, so a NaN from a user's
 // support function takes the failure branch instead of passing a check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
+
+extern crate alloc;
+#[cfg(any(feature = "std", test))]
+#[cfg_attr(test, macro_use)]
+extern crate std;
 
 pub mod batch;
 pub mod broadphase;

@@ -27,6 +27,9 @@
 //! assert_eq!(json["status"], "converged");
 //! ```
 
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
+use alloc::vec::Vec;
 use serde::de::Error as _;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

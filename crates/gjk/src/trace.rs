@@ -4,6 +4,7 @@
 //! as one with no hook at all. [`Recorder`] keeps every step, for the demo, the pictures and debugging.
 
 use crate::math::Vector;
+use alloc::vec::Vec;
 
 /// What the algorithm decided after a step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -38,6 +38,7 @@
 //! corner must be at most its upper corner, and a box may reach to infinity (a ground plane's box) but not lie
 //! entirely at it. Every traversal is bounded by the number of nodes, so no box can make a query loop.
 
+use alloc::vec::Vec;
 mod dynamic_tree;
 mod slots;
 mod sweep_and_prune;
@@ -108,7 +109,7 @@ impl fmt::Display for BroadPhaseError {
     }
 }
 
-impl std::error::Error for BroadPhaseError {}
+impl core::error::Error for BroadPhaseError {}
 
 /// A broadphase over a changing set of boxes: the pair finding that [`SweepAndPruneSet`] and [`DynamicTree`]
 /// share, so a scene is written once and can switch between them.

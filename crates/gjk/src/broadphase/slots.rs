@@ -5,6 +5,7 @@
 //! until then its id still names the old proxy in the candidate list. Freed slots are reused last-freed first.
 
 use super::{BroadPhaseError, ProxyId};
+use alloc::vec::Vec;
 
 #[derive(Clone, Debug)]
 enum Slot<T> {

@@ -20,6 +20,7 @@
 //! assert_eq!(pairs, [(0, 1)]);
 //! ```
 
+use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::slots::Slots;

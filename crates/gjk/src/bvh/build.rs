@@ -6,6 +6,7 @@
 use super::{half_area, Bvh, Node, MAX_DEPTH, MAX_LEAF, MEDIAN_DEPTH};
 use crate::math::{Real, Vector};
 use crate::shape::Aabb;
+use alloc::vec::Vec;
 
 /// Bins along the split axis. Sixteen keeps the heuristic close to a full sweep at a fraction of its cost.
 const BINS: usize = 16;

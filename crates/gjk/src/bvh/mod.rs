@@ -34,6 +34,7 @@
 //! assert_eq!(hits, [10, 11, 12]);
 //! ```
 
+use alloc::vec::Vec;
 mod build;
 mod refit;
 mod traverse;

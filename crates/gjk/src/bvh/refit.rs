@@ -43,6 +43,7 @@ impl<V: Vector> Bvh<V> {
 mod tests {
     use super::*;
     use crate::math::DVec3;
+    use std::vec::Vec;
 
     /// After a refit every node's box is exactly the union of its children's (or its primitives').
     #[test]

@@ -1,5 +1,7 @@
 use super::{shape_cast, CastOptions};
 use crate::gjk::Status;
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
 use crate::math::{Iso, Real, Vector};
 use crate::shape::{Point, Scaled, SupportMap};
 

@@ -95,7 +95,7 @@ impl<'m, V: Vector> Body<'m, V> {
 /// // A 2 × 0.1 plank spinning about its centre, and a small square 0.5 to its right.
 /// let plank = Cuboid::new(DVec2::new(1.0, 0.05)).unwrap();
 /// let square = Cuboid::new(DVec2::splat(0.1)).unwrap();
-/// let spin = Motion::new(Iso::new(Rot2::from_angle(std::f64::consts::FRAC_PI_2), DVec2::ZERO), DVec2::ZERO, 1.0);
+/// let spin = Motion::new(Iso::new(Rot2::from_angle(core::f64::consts::FRAC_PI_2), DVec2::ZERO), DVec2::ZERO, 1.0);
 /// let still = Motion::new(Iso::from_translation(DVec2::new(0.5, 0.0)), DVec2::ZERO, 0.0);
 /// let hit = time_of_impact(&plank, &spin, &square, &still, &CastOptions { max_toi: 3.0, ..CastOptions::default() });
 /// assert!(hit.hit && hit.toi > 0.0 && hit.toi < 1.6);

@@ -3,6 +3,7 @@ use crate::bvh::Bvh;
 use crate::gjk::intersects;
 use crate::math::{Iso, Vector, Vector3};
 use crate::shape::{Aabb, ConvexPolytope, Point, ShapeError, SupportMap};
+use alloc::vec::Vec;
 
 /// Convex parts (any [`SupportMap`]), each at a pose in the compound's frame, with a [`Bvh`] over their boxes. A
 /// part's world pose is the compound's pose composed with the part's.

@@ -1,8 +1,11 @@
 use super::facet::Facet;
 use super::Composite;
 use crate::bvh::Bvh;
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
 use crate::math::{Real, Vector, Vector2, Vector3};
 use crate::shape::{Aabb, ShapeError, SupportMap};
+use alloc::vec::Vec;
 
 /// Terrain: a regular grid of heights along the local y axis, solid below. No triangle is stored: each grid cell's
 /// two triangles (in 3D; its segment in 2D) are made from the heights when a query visits the cell, through a

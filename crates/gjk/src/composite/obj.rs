@@ -3,6 +3,7 @@
 //! smoothing groups) is skipped. Enough for meshes and for convex decompositions, which V-HACD and CoACD write as
 //! one `o` object per part.
 
+use alloc::{format, string::String, vec, vec::Vec};
 use core::fmt;
 
 /// One object (`o` or `g` block) of an OBJ file: its name and its triangles, indexing the file's vertex list.
@@ -31,7 +32,7 @@ impl fmt::Display for ObjError {
     }
 }
 
-impl std::error::Error for ObjError {}
+impl core::error::Error for ObjError {}
 
 /// Reads an OBJ text: every vertex, and the objects with their triangles. Faces before the first `o`/`g` go to an
 /// unnamed object; empty objects (a `g` immediately followed by an `o`, say) are dropped unless they declare

@@ -8,7 +8,10 @@
 //! one ends where the other starts (2D).
 
 use super::facet::Facet;
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
 use crate::math::{Real, Vector};
+use alloc::{vec, vec::Vec};
 
 /// Two facets whose unit normals have a dot product above this are flat across their shared ridge (an angle under
 /// 1°): the ridge is inactive, so a shape sliding over a flat tessellation only ever sees the face normal (the

@@ -4,6 +4,7 @@ use super::Composite;
 use crate::bvh::{point_box_distance_squared, Bvh};
 use crate::math::{Real, Vector, Vector2, Vector3};
 use crate::shape::{check_point, Aabb, ShapeError};
+use alloc::vec::Vec;
 
 /// A mesh of facets — triangles in 3D, segments in 2D (a polyline or a polygon soup) — indexed into a vertex list
 /// and built once into a [`Bvh`].

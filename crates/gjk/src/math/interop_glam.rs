@@ -25,7 +25,7 @@ impl core::fmt::Display for NotRigid {
     }
 }
 
-impl std::error::Error for NotRigid {}
+impl core::error::Error for NotRigid {}
 
 macro_rules! affine3 {
     ($affine:ty, $mat:ty, $quat:ty, $vec:ty, $tol:expr) => {

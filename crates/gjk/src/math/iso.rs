@@ -4,7 +4,7 @@ use super::{Rotation, Vector};
 ///
 /// ```
 /// use gjk::math::{DVec3, DQuat, Iso};
-/// let pose = Iso::new(DQuat::from_rotation_z(std::f64::consts::FRAC_PI_2), DVec3::new(1.0, 0.0, 0.0));
+/// let pose = Iso::new(DQuat::from_rotation_z(core::f64::consts::FRAC_PI_2), DVec3::new(1.0, 0.0, 0.0));
 /// let p = pose.transform_point(DVec3::X);
 /// assert!((p - DVec3::new(1.0, 1.0, 0.0)).length() < 1e-12);
 /// assert!((pose.inverse_transform_point(p) - DVec3::X).length() < 1e-12);

@@ -7,6 +7,8 @@ mod interop_mint;
 #[cfg(feature = "nalgebra")]
 pub mod interop_nalgebra;
 mod iso;
+#[cfg(not(feature = "std"))]
+pub(crate) mod libm_float;
 mod real;
 mod rot;
 mod vector;

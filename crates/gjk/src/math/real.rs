@@ -59,8 +59,10 @@ pub trait Real:
     fn mul_add(self, a: Self, b: Self) -> Self;
 }
 
+// The float functions that `core` lacks come from the platform with `std` and from `libm` without it (the macro's
+// arguments name libm's functions for the type: `sqrt` or `sqrtf`, ...).
 macro_rules! impl_real {
-    ($t:ty) => {
+    ($t:ty, $sqrt:ident, $sin:ident, $cos:ident, $fma:ident) => {
         impl Real for $t {
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
@@ -78,7 +80,10 @@ macro_rules! impl_real {
             }
             #[inline]
             fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
+                #[cfg(feature = "std")]
+                return <$t>::sqrt(self);
+                #[cfg(not(feature = "std"))]
+                return libm::$sqrt(self);
             }
             #[inline]
             fn abs(self) -> Self {
@@ -98,19 +103,28 @@ macro_rules! impl_real {
             }
             #[inline]
             fn sin(self) -> Self {
-                <$t>::sin(self)
+                #[cfg(feature = "std")]
+                return <$t>::sin(self);
+                #[cfg(not(feature = "std"))]
+                return libm::$sin(self);
             }
             #[inline]
             fn cos(self) -> Self {
-                <$t>::cos(self)
+                #[cfg(feature = "std")]
+                return <$t>::cos(self);
+                #[cfg(not(feature = "std"))]
+                return libm::$cos(self);
             }
             #[inline]
             fn mul_add(self, a: Self, b: Self) -> Self {
-                <$t>::mul_add(self, a, b)
+                #[cfg(feature = "std")]
+                return <$t>::mul_add(self, a, b);
+                #[cfg(not(feature = "std"))]
+                return libm::$fma(self, a, b);
             }
         }
     };
 }
 
-impl_real!(f32);
-impl_real!(f64);
+impl_real!(f32, sqrtf, sinf, cosf, fmaf);
+impl_real!(f64, sqrt, sin, cos, fma);

@@ -18,6 +18,7 @@ use crate::gjk::{self, DistanceOptions, Status};
 use crate::manifold::{contact_manifold, MAX_CONTACTS};
 use crate::math::{Iso, Real, Vector};
 use crate::shape::{Feature, SupportMap};
+use alloc::vec::Vec;
 
 /// Two manifolds whose unit normals have a dot product above this are merged into one (about 0.8°).
 pub const MERGE_COS: f64 = 0.9999;

@@ -9,6 +9,7 @@
 use crate::composite::{Composite, HalfSpace};
 use crate::math::{Iso, Vector};
 use crate::shape::SupportMap;
+use alloc::boxed::Box;
 
 /// A shape the queries of [`crate::query`] accept: the library's convex shapes, `dyn SupportMap`, any support map
 /// wrapped in [`Convex`], [`HalfSpace`], and the composites ([`crate::composite::TriMesh`], [`crate::composite::Compound`], [`crate::composite::HeightField`]).

@@ -27,6 +27,7 @@
 
 use crate::gjk::Status;
 use crate::math::{Real, Vector};
+use alloc::vec::Vec;
 
 /// Which shape of the pair a tree belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,6 @@
 use super::{check_size, Aabb, ConvexPolytope, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector3};
+use alloc::vec::Vec;
 
 /// A 3D view frustum: the convex hull of its eight corners.
 ///

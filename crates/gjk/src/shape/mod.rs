@@ -5,6 +5,7 @@
 //! swept by a ball of that radius. The queries run GJK on the cores and add the radii afterwards, which makes
 //! sphere and capsule queries exact (their cores are a point and a segment) and keeps most contacts out of EPA.
 
+use alloc::boxed::Box;
 mod aabb;
 mod along_z;
 mod ball;
@@ -256,7 +257,7 @@ macro_rules! forward_support_map {
     )*};
 }
 
-forward_support_map!(&S, Box<S>, std::sync::Arc<S>);
+forward_support_map!(&S, Box<S>, alloc::sync::Arc<S>);
 
 /// Checks that a size is finite and not negative.
 pub(crate) fn check_size<R: Real>(what: &'static str, value: R) -> Result<R, ShapeError> {

@@ -1,7 +1,10 @@
 use super::hull::{hull2, hull3, HullKind};
 use super::ray_span::{decide, Span};
 use super::{check_point, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
 use crate::math::{Real, Vector};
+use alloc::{vec, vec::Vec};
 
 /// Vertex count from which a 3D [`ConvexPolytope`] finds its support point by hill-climbing over the vertex graph
 /// instead of scanning every vertex. Measured by callgrind on whole queries (the benchmark's hull cells, three
@@ -105,7 +108,7 @@ impl StartTable {
 
     /// The table of a hull that climbs, built by climbing from cell to neighbouring cell.
     fn new<V: Vector>(hull: &ConvexPolytope<V>) -> Self {
-        let n = ((hull.vertices.len() as f64 / 6.0).sqrt().round() as usize).clamp(1, Self::MAX_SIDE);
+        let n = (Real::sqrt(hull.vertices.len() as f64 / 6.0).round() as usize).clamp(1, Self::MAX_SIDE);
         let mut vertex = Vec::with_capacity(6 * n * n);
         let mut last = 0;
         for face in 0..6 {
@@ -735,7 +738,7 @@ mod tests {
     fn hull_scan_uses_the_lanes_and_matches_the_sequential_scan() {
         let mut prism: Vec<DVec3> = Vec::new();
         for k in 0..12 {
-            let a = k as f64 * std::f64::consts::TAU / 12.0;
+            let a = k as f64 * core::f64::consts::TAU / 12.0;
             prism.extend([DVec3::new(a.cos(), a.sin(), 0.0), DVec3::new(a.cos(), a.sin(), 1.0)]);
         }
         // The cuboctahedron: (±1, ±1, 0) and its coordinate rotations; four vertices tie along each axis.

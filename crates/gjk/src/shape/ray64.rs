@@ -6,6 +6,8 @@
 //! shape's precision. Shapes without an inside (a 2D segment, a flat 3D polygon) are met where the ray crosses
 //! them; points and 3D segments, which a ray meets only within rounding, are left to the GJK cast.
 
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
 /// A point or vector in f64 (2D ones have z = 0).
 pub(crate) type P = [f64; 3];
 

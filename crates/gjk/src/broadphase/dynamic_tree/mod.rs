@@ -11,6 +11,7 @@
 //! `rebuild.rs` (a balanced rebuild from scratch, the depth-first layout), `query.rs` (region queries, ray casts), `pairs.rs` (pair
 //! finding), `validate.rs` (the invariants, checked, and quality figures).
 
+use alloc::vec::Vec;
 mod insert;
 mod node;
 mod pairs;

@@ -12,6 +12,7 @@ use super::node::{cost, NULL};
 use super::DynamicTree;
 use crate::broadphase::{PairChanges, ProxyId, ProxyPair};
 use crate::math::Vector;
+use alloc::vec::Vec;
 
 impl<V: Vector> DynamicTree<V> {
     /// Brings the candidate pairs up to date with the inserts, moves and removes since the last call, writing

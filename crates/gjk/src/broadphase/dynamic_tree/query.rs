@@ -5,8 +5,8 @@
 //! allocates: the region query keeps its stack on the call stack, the ray cast keeps its queue in a
 //! [`RayScratch`] the caller passes in (grown once, then reused).
 
+use alloc::collections::BinaryHeap;
 use core::cmp::Ordering;
-use std::collections::BinaryHeap;
 
 use super::node::NULL;
 use super::{DynamicTree, STACK};

@@ -6,6 +6,7 @@
 use super::node::{center, FREE, NULL};
 use super::DynamicTree;
 use crate::math::{Real, Vector};
+use alloc::vec::Vec;
 
 impl<V: Vector> DynamicTree<V> {
     /// Rebuilds the tree from its leaves into a balanced tree (height ⌈log₂ n⌉). The stored boxes, and so the

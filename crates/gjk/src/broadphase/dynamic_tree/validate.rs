@@ -4,6 +4,7 @@ use super::node::{contains, cost, FREE, NULL};
 use super::{height_limit, DynamicTree, Proxy};
 use crate::broadphase::{valid_box, ProxyId, ProxyPair};
 use crate::math::{Real, Vector};
+use alloc::{format, string::String, vec};
 
 /// Figures describing a [`DynamicTree`].
 #[derive(Clone, Copy, Debug, PartialEq)]

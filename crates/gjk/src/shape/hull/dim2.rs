@@ -7,6 +7,9 @@
 //! the tolerance outside the result.
 
 use super::{argmax, bounding_box, distinct, normalise, snap, Hull2, HullKind};
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
+use alloc::{vec, vec::Vec};
 
 /// Snapped coordinates are integers in `[-2^50, 2^50]`: differences stay below 2^51, so cross products stay
 /// below 2^103 (exact in `i128`) and every snapped coordinate converts to `f64` exactly. The step, 2^-50 of the
@@ -140,11 +143,11 @@ fn drop_flat_vertices(p: &[[i64; 2]], ring: &[usize], tol: f64) -> Vec<usize> {
             continue;
         }
         let (a, b) = (prev[v], next[v]);
-        let mut candidates = under[a].iter().chain(std::iter::once(&v)).chain(under[v].iter());
+        let mut candidates = under[a].iter().chain(core::iter::once(&v)).chain(under[v].iter());
         if !candidates.all(|&k| distance_to_segment(at(a), at(b), at(k)) <= tol) {
             continue;
         }
-        let mut merged = std::mem::take(&mut under[a]);
+        let mut merged = core::mem::take(&mut under[a]);
         merged.push(v);
         merged.append(&mut under[v]);
         under[a] = merged;
@@ -249,7 +252,7 @@ mod tests {
         let mut rng = Rng::new(2);
         let pts: Vec<[f64; 2]> = (0..500)
             .map(|_| {
-                let t = rng.range(0.0, std::f64::consts::TAU);
+                let t = rng.range(0.0, core::f64::consts::TAU);
                 [t.cos(), t.sin()]
             })
             .collect();
@@ -329,7 +332,7 @@ mod tests {
         let mut rng = Rng::new(5);
         let pts: Vec<[f64; 2]> = (0..300)
             .map(|_| {
-                let (r, t) = (rng.range(0.0, 1.0).sqrt(), rng.range(0.0, std::f64::consts::TAU));
+                let (r, t) = (rng.range(0.0, 1.0).sqrt(), rng.range(0.0, core::f64::consts::TAU));
                 [r * t.cos(), r * t.sin()]
             })
             .collect();

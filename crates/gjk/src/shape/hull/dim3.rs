@@ -14,6 +14,9 @@
 
 use super::dim2::hull2_in_frame;
 use super::{argmax, bounding_box, distinct, normalise, Frame, Hull3, HullKind};
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
+use alloc::{vec, vec::Vec};
 
 /// The exact predicates see each coordinate of the input, scaled by a power of two into [-1, 1], times 2^100:
 /// an integer of at most 101 bits, equal to the input itself except for coordinates below 2^-48 of the largest
@@ -276,7 +279,7 @@ impl<'a> Quickhull<'a> {
         }
         // Face (a, b, c) is counter-clockwise from outside when d is below it.
         if orient > 0 {
-            std::mem::swap(&mut b, &mut c);
+            core::mem::swap(&mut b, &mut c);
         }
         for v in [[a, b, c], [a, d, b], [b, d, c], [c, d, a]] {
             self.add_face(v)?;
@@ -467,7 +470,7 @@ impl<'a> Quickhull<'a> {
             (e1[2] * e2[0]).abs() + (e1[0] * e2[2]).abs(),
             (e1[0] * e2[1]).abs() + (e1[1] * e2[0]).abs(),
         ];
-        let slack = std::array::from_fn(|k| FILTER_EPS * f64::EPSILON * (permanent[k] + normal[k].abs()));
+        let slack = core::array::from_fn(|k| FILTER_EPS * f64::EPSILON * (permanent[k] + normal[k].abs()));
         // A new face cannot be degenerate (see `cone`); checked, cheaply when a component is clearly non-zero.
         let surely_nonzero = (0..3).any(|k| normal[k].abs() > slack[k]);
         if !surely_nonzero && self.exact_normal(v).iter().all(|c| c.signum() == 0) {
@@ -488,7 +491,7 @@ impl<'a> Quickhull<'a> {
         match self.free.pop() {
             Some(slot) => {
                 // Keep the old conflict list's allocation (it is empty: its points were reassigned).
-                let outside = std::mem::take(&mut self.faces[slot].outside);
+                let outside = core::mem::take(&mut self.faces[slot].outside);
                 self.faces[slot] = Face { outside, ..face };
                 Ok(slot)
             }
@@ -546,7 +549,7 @@ impl<'a> Quickhull<'a> {
 
     fn exact_diff(&self, a: usize, b: usize) -> [i128; 3] {
         let (a, b) = (self.exact[a], self.exact[b]);
-        std::array::from_fn(|k| a[k] - b[k])
+        core::array::from_fn(|k| a[k] - b[k])
     }
 
     /// (v1 − v0) × (v2 − v0), exactly.
@@ -1002,7 +1005,7 @@ fn seed_normal(exact: &[[i128; 3]], centred: &[[f64; 3]], v: [usize; 3], approx:
 
 /// The exact normal of a triangle, rounded to `f64` (its direction is then accurate to a few ulps).
 fn exact_normal_f64(exact: &[[i128; 3]], v: [usize; 3]) -> [f64; 3] {
-    let d = |i: usize| -> [i128; 3] { std::array::from_fn(|k| exact[v[i]][k] - exact[v[0]][k]) };
+    let d = |i: usize| -> [i128; 3] { core::array::from_fn(|k| exact[v[i]][k] - exact[v[0]][k]) };
     let (a, b) = (d(1), d(2));
     let term = |i: usize, j: usize| Wide::product(a[i], b[j]).sub(Wide::product(a[j], b[i])).to_f64();
     [term(1, 2), term(2, 0), term(0, 1)]
@@ -1189,7 +1192,7 @@ mod tests {
     fn newell(corners: &[[f64; 3]]) -> [f64; 3] {
         let o = corners[0];
         let rel: Vec<[Dd; 3]> =
-            corners.iter().map(|c| std::array::from_fn(|k| Dd(c[k], 0.0).add(Dd(-o[k], 0.0)))).collect();
+            corners.iter().map(|c| core::array::from_fn(|k| Dd(c[k], 0.0).add(Dd(-o[k], 0.0)))).collect();
         let mut n = [Dd(0.0, 0.0); 3];
         for (a, b) in cycle_edges(&rel) {
             for (k, nk) in n.iter_mut().enumerate() {
@@ -1744,7 +1747,7 @@ mod tests {
                     // cylinder rings (coplanar circles)
                     (0..n)
                         .map(|_| {
-                            let t = rng.below(12) as f64 * std::f64::consts::TAU / 12.0;
+                            let t = rng.below(12) as f64 * core::f64::consts::TAU / 12.0;
                             rotate([t.cos(), t.sin(), rng.below(3) as f64])
                         })
                         .collect()

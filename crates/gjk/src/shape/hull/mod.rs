@@ -22,6 +22,9 @@
 //!
 //! Everything is deterministic: no randomness, no hash maps, ties broken by input index.
 
+#[cfg(not(feature = "std"))]
+use crate::math::libm_float::LibmFloat;
+use alloc::{vec, vec::Vec};
 mod dim2;
 mod dim3;
 
@@ -106,8 +109,8 @@ fn normalise<const D: usize>(input: &[[f64; D]]) -> Frame<D> {
     let (s1, s2) = power_of_two_scale(max_abs(input));
     let scaled: Vec<[f64; D]> = input.iter().map(|p| p.map(|x| x * s1 * s2)).collect();
     let (lo, hi) = bounding_box(&scaled);
-    let centre: [f64; D] = std::array::from_fn(|k| 0.5 * (lo[k] + hi[k]));
-    let points = scaled.iter().map(|p| std::array::from_fn(|k| p[k] - centre[k])).collect();
+    let centre: [f64; D] = core::array::from_fn(|k| 0.5 * (lo[k] + hi[k]));
+    let points = scaled.iter().map(|p| core::array::from_fn(|k| p[k] - centre[k])).collect();
     let diagonal = (0..D).map(|k| (hi[k] - lo[k]).powi(2)).sum::<f64>().sqrt();
     let tol = tolerance(diagonal, max_abs(&scaled));
     Frame { points, scaled, tol }
