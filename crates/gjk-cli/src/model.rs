@@ -11,7 +11,7 @@ use gjk::cast::Angular;
 use gjk::composite::{HalfSpace, HeightField, TriMesh};
 use gjk::math::{Iso, Vector};
 use gjk::shape::{
-    Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Rounded, Segment,
+    AlongZ, Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Rounded, Segment,
     SupportMap, Triangle,
 };
 use serde::de::DeserializeOwned;
@@ -47,6 +47,15 @@ pub enum Solid {
     Cylinder(Cylinder<f64>),
     Cone(Cone<f64>),
     Hull(Vec<[f64; 3]>),
+    /// A capsule, cylinder or cone along z (`"axis": "z"`).
+    AlongZ(Axial3),
+}
+
+/// The shapes that take an axis, when it is z.
+pub enum Axial3 {
+    Capsule(Capsule<f64>),
+    Cylinder(Cylinder<f64>),
+    Cone(Cone<f64>),
 }
 
 impl Solid {
@@ -55,13 +64,43 @@ impl Solid {
             Solid::Cylinder(_) => "cylinder",
             Solid::Cone(_) => "cone",
             Solid::Hull(_) => "mesh",
+            Solid::AlongZ(_) => "axis",
         }
+    }
+}
+
+/// A capsule, cylinder or cone with its `"axis"`: `"y"` (the default, and the library's shape) or `"z"` (the
+/// robotics formats' convention: the same shape turned a quarter about x, [`gjk::shape::AlongZ`]). Any other axis
+/// is an error line.
+#[derive(Serialize, Deserialize)]
+pub struct Axial<S> {
+    #[serde(flatten)]
+    pub shape: S,
+    #[serde(default, skip_serializing_if = "Axis::is_y")]
+    pub axis: Axis,
+}
+
+/// The axis of a capsule, cylinder or cone.
+#[derive(Serialize, Deserialize, Default, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum Axis {
+    #[default]
+    Y,
+    Z,
+}
+
+impl Axis {
+    fn is_y(&self) -> bool {
+        *self == Axis::Y
     }
 }
 
 impl Space for gjk::math::DVec2 {
     fn solid(shape: Solid) -> Result<DynShape<Self>, String> {
-        Err(format!("shape type {:?} exists only in 3D", shape.name()))
+        match shape {
+            Solid::AlongZ(_) => Err("\"axis\": \"z\" exists only in 3D (a 2D capsule lies along y)".into()),
+            _ => Err(format!("shape type {:?} exists only in 3D", shape.name())),
+        }
     }
 
     fn mesh(vertices: Vec<Self>, facets: &[Vec<u32>]) -> Result<TriMesh<Self>, String> {
@@ -79,6 +118,9 @@ impl Space for gjk::math::DVec3 {
         Ok(match shape {
             Solid::Cylinder(c) => Box::new(c),
             Solid::Cone(c) => Box::new(c),
+            Solid::AlongZ(Axial3::Capsule(c)) => Box::new(c.along_z()),
+            Solid::AlongZ(Axial3::Cylinder(c)) => Box::new(c.along_z()),
+            Solid::AlongZ(Axial3::Cone(c)) => Box::new(c.along_z()),
             Solid::Hull(points) => {
                 let points: Vec<Self> = points.into_iter().map(Self::from_array).collect();
                 Box::new(ConvexPolytope::new(&points).map_err(|e| e.to_string())?)
@@ -108,9 +150,9 @@ pub enum ShapeModel<V: Space> {
     #[serde(alias = "cuboid")]
     Box(Cuboid<V>),
     Rectangle(Cuboid<V>),
-    Capsule(Capsule<f64>),
-    Cylinder(Cylinder<f64>),
-    Cone(Cone<f64>),
+    Capsule(Axial<Capsule<f64>>),
+    Cylinder(Axial<Cylinder<f64>>),
+    Cone(Axial<Cone<f64>>),
     Ellipsoid(Ellipsoid<V>),
     Ellipse(Ellipsoid<V>),
     #[serde(alias = "polyhedron")]
@@ -209,9 +251,12 @@ impl<V: Space> ShapeModel<V> {
             ShapeModel::Circle(s) => only_2d("circle").map(|_| Box::new(s))?,
             ShapeModel::Box(s) => Box::new(s),
             ShapeModel::Rectangle(s) => only_2d("rectangle").map(|_| Box::new(s))?,
-            ShapeModel::Capsule(s) => Box::new(s),
-            ShapeModel::Cylinder(s) => V::solid(Solid::Cylinder(s))?,
-            ShapeModel::Cone(s) => V::solid(Solid::Cone(s))?,
+            ShapeModel::Capsule(Axial { shape, axis: Axis::Y }) => Box::new(shape),
+            ShapeModel::Capsule(Axial { shape, axis: Axis::Z }) => V::solid(Solid::AlongZ(Axial3::Capsule(shape)))?,
+            ShapeModel::Cylinder(Axial { shape, axis: Axis::Y }) => V::solid(Solid::Cylinder(shape))?,
+            ShapeModel::Cylinder(Axial { shape, axis: Axis::Z }) => V::solid(Solid::AlongZ(Axial3::Cylinder(shape)))?,
+            ShapeModel::Cone(Axial { shape, axis: Axis::Y }) => V::solid(Solid::Cone(shape))?,
+            ShapeModel::Cone(Axial { shape, axis: Axis::Z }) => V::solid(Solid::AlongZ(Axial3::Cone(shape)))?,
             ShapeModel::Ellipsoid(s) => Box::new(s),
             ShapeModel::Ellipse(s) => only_2d("ellipse").map(|_| Box::new(s))?,
             ShapeModel::Convex(s) => Box::new(s),
