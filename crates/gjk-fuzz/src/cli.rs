@@ -167,10 +167,12 @@ fn mutate(rng: &mut Rng, base: &str, id: &str, dim: usize) -> Line {
             ("extreme-radius", with(&|w| w["a"] = json!({"type": "sphere", "radius": r})).into_bytes(), idv)
         }
         18 => {
+            // The shape the query reads: a ray cast has no `b` (an unknown field is ignored, by design).
             let name = if dim == 2 { "cylinder" } else { "circle" };
+            let key = if query == "ray_cast" { "a" } else { "b" };
             (
                 "other-dimension-shape",
-                with(&|w| w["b"] = json!({"type": name, "radius": 1, "half_height": 1})).into_bytes(),
+                with(&|w| w[key] = json!({"type": name, "radius": 1, "half_height": 1})).into_bytes(),
                 idv,
             )
         }

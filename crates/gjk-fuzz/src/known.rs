@@ -7,8 +7,10 @@ use crate::report::Failure;
 
 /// (check name, a part of the failure's class that must match — "" for any —, why it is open).
 pub const OPEN: &[(&str, &str, &str)] = &[
-    // §1: contact manifolds break their own convention (points not paired along the normal, depth not the
-    // separation, contacts deeper than the penetration depth, points off the shapes).
+    // §1: contact manifolds now pair points along the shared normal on a reference face facing it, clipped
+    // obliquely, with the witness pair always in (seed 31: 1,800 of 3,263 failures before, none of these classes
+    // but a few f32 / rounded ones after); what is left: contacts on rounded and curved cores off by more than the
+    // tolerance in a handful of cases per 20,000.
     ("contact.point_identity", "", "issue 11 §1: manifold points are not paired along the normal"),
     ("contact.point_on_a", "", "issue 11 §1: manifold points off their shapes"),
     ("contact.point_on_b", "", "issue 11 §1: manifold points off their shapes"),
@@ -37,16 +39,6 @@ pub const OPEN: &[(&str, &str, &str)] = &[
     // §3: finite inputs give non-finite answers; rotating casts claim hits at the iteration cap.
     ("ray.finite", "", "issue 11 §3: hollow ray with a zero direction: hit, toi ∞, NaN point"),
     ("toi.hit_is_contact", "", "issue 11 §3: time_of_impact claims a hit at its iteration cap"),
-    // §2 and §3 in the CLI.
-    ("cli.same_id", "cli", "issue 11 §2: the id is lost on 1e400, deep nesting, a BOM, NaN"),
-    ("cli.answerable_line_answered", "bom", "issue 11 §2: a leading BOM is not stripped"),
-    ("cli.answerable_line_answered", "odd-quaternion", "issue 11 §2: tiny/huge quaternions are called zero"),
-    ("cli.broken_line_is_error", "other-dimension-shape", "issue 11 §2: a 2D shape name in a 3D line is a sphere"),
-    ("cli.broken_line_is_error", "wrong-type-solid", "issue 11 §2: booleans are not validated in every query"),
-    ("cli.no_null_number", "cli", "issue 11 §3: null distance/toi from overflow (1e155+ sizes)"),
-    ("cli.exit_zero", "cli-binary", "issue 11 §2: invalid UTF-8 ends the stream"),
-    ("cli.one_answer_per_line", "cli-binary", "issue 11 §2: invalid UTF-8 ends the stream"),
-    ("cli.stream_same_id_in_order", "cli-binary", "issue 11 §2: ids lost on unparsable lines"),
 ];
 
 /// Found by this harness, not in issue 11 (check, class part, what; the shrunk reproducers are in the report

@@ -791,7 +791,10 @@ impl<V: Space> Checker<'_, V> {
             if c.ignore_initial_overlap && d0 <= target + acc {
                 return;
             }
-            self.sampled_clearance(ctx, q, &dist_at, horizon, target, acc, "toi.missed_contact");
+            // An undecided miss (out of steps, or stalled) promises only that nothing touches before its `toi`,
+            // the time it reached; a decided one promises the whole horizon.
+            let clear_until = if r.status == Status::Converged { horizon } else { horizon.min(r.toi.to_f64()) };
+            self.sampled_clearance(ctx, q, &dist_at, clear_until, target, acc, "toi.missed_contact");
         }
     }
 

@@ -414,3 +414,47 @@ fn intersection_agrees_with_distance_at_touching() {
     // Both answers occur among the boxes: gaps inside the touching threshold and beyond it.
     assert!(touching > 0 && touching < cases, "{touching} of {cases} touching");
 }
+
+/// A big polygon with one edge parallel to a box's face a small gap away, the pair turned off the axes (fuzz seed
+/// 31 case 12540: a 63-gon 6.6e6 across, 1.9e-3 from a box, came back `stalled` with an error bound equal to the
+/// distance). The nearest point of A − B on that edge, formed as Σ λᵢ wᵢ from points of size ~1e7, was tilted by
+/// ε·|w| / |v| ≈ 1e-6 rad; the support along it was the far end of the edge, so the lower bound v·w / |v| fell
+/// below zero and touching could not be excluded. The 2D edge is now projected on its exact normal.
+#[test]
+fn big_polygon_edge_parallel_to_a_box_a_small_gap_away_converges() {
+    use gjk::math::Rot2;
+    for (r, gap_rel) in [(1e2, 1e-6), (1e4, 3e-10), (6.6e6, 3e-10), (1e7, 1e-8)] {
+        for k in 0..8 {
+            let theta = 0.37 + 0.71 * k as f64;
+            // A regular 64-gon of circumradius r: vertex i at angle (2i − 1)·π/64, so edge 0–1 faces +x.
+            let n: i32 = 64;
+            let half = std::f64::consts::PI / n as f64;
+            let poly: Vec<DVec2> = (0..n)
+                .map(|i| {
+                    let a = (2 * i - 1) as f64 * half;
+                    DVec2::new(r * a.cos(), r * a.sin())
+                })
+                .collect();
+            let hull = ConvexPolytope::new(&poly).unwrap();
+            // The edge's line x = r cos(π/64), as rounded in the two vertices (equal: cos is even).
+            let apothem = poly[0].x.max(poly[1].x);
+            let gap = gap_rel * r;
+            let box_half = DVec2::new(0.4 * r, 0.3 * r);
+            let b = Cuboid::new(box_half).unwrap();
+            let rot = Rot2::from_angle(theta);
+            let pa = Iso::new(rot, DVec2::new(0.25 * r, -0.5 * r));
+            // B's centre along A's +x, so that its −x face is `gap` beyond A's edge, in A's frame turned by θ.
+            let local = DVec2::new(apothem + gap + box_half.x, 0.1 * r);
+            let pb = Iso::new(rot, pa.transform_point(local));
+            let d = distance(&hull, &pa, &b, &pb);
+            let size = r;
+            let msg = format!("r {r:e} gap {gap:e} θ {theta}: {d:?}");
+            assert!(!d.intersecting, "{msg}");
+            assert_eq!(d.status, Status::Converged, "{msg}");
+            // The placement of B rounds by a few ulps of r: the gap itself is known to that.
+            assert!((d.distance - gap).abs() <= 1e-12 * size, "{msg}");
+            assert!(d.error_bound <= 1e-12 * size && d.distance - d.error_bound > 0.0, "{msg}");
+            assert!(intersects(&hull, &pa, &b, &pb) == d.intersecting, "{msg}");
+        }
+    }
+}

@@ -52,9 +52,13 @@ impl<V: Vector> Simplex<V> {
     /// The smallest face holding the point nearest the origin, and that point, the simplex left as it is, so that
     /// a caller can still drop a vertex it just pushed when the new face is no better.
     ///
-    /// The point is computed directly as the origin's projection onto the kept face rather than as Σ λᵢ wᵢ: on a
-    /// thin triangle the weights carry the rounding of its small area, while the projection onto its plane (normal
-    /// from its two shortest edges) does not. A full simplex keeps all its vertices only around the origin.
+    /// The point is computed directly as the origin's projection onto the kept face rather than as Σ λᵢ wᵢ when the
+    /// face is a facet (a triangle in 3D, an edge in 2D): on a thin triangle the weights carry the rounding of its
+    /// small area, and on any facet far from the origin Σ λᵢ wᵢ carries the rounding of the large wᵢ in every
+    /// component, which tilts v by ε·|w| / |v| — the next support along such a v lands at the far end of the facet
+    /// and the lower bound v·w / |v| collapses. The projection onto the facet's plane has its normal from the facet's
+    /// edges alone, exact to a few ulps whatever the distance. A full simplex keeps all its vertices only around the
+    /// origin.
     pub fn solve(&self) -> (Face<V::Real>, V) {
         let mut w = [V::zero(); 4];
         for (o, v) in w.iter_mut().zip(self.vertices()) {
@@ -69,6 +73,10 @@ impl<V: Vector> Simplex<V> {
                 let [i, j, k, _] = face.indices();
                 V::triangle_projection(w[i], w[j], w[k]).0
             }),
+            2 if V::DIM == 2 => {
+                let [i, j, _, _] = face.indices();
+                edge_projection_2d(w[i], w[j])
+            }
             n if n == V::DIM + 1 => V::zero(),
             n => face.indices()[..n].iter().fold(V::zero(), |acc, &i| acc + w[i] * face.lambda[i]),
         };
@@ -102,6 +110,16 @@ impl<V: Vector> Simplex<V> {
     fn combine(&self, f: impl Fn(&DiffVertex<V>) -> V) -> V {
         self.vertices().iter().zip(&self.lambda).fold(V::zero(), |acc, (v, &l)| acc + f(v) * l)
     }
+}
+
+/// The origin's projection onto the line through the 2D points `a` and `b`: n (n·p) / |n|² with n ⟂ b − a, exact in
+/// direction (n is the edge turned a quarter, no rounding) and off in length by the rounding of n·p only, ε·|p|,
+/// where p is whichever of a and b is nearer the origin.
+fn edge_projection_2d<V: Vector>(a: V, b: V) -> V {
+    let e = b - a;
+    let n = V::from_fn(|k| if k == 0 { -e.get(1) } else { e.get(0) });
+    let p = if a.length_squared() <= b.length_squared() { a } else { b };
+    n * (n.dot(p) / n.length_squared())
 }
 
 /// A face of the simplex: which vertices (bit i for vertex i) and their weights, at the vertices' own indices (zero

@@ -1,6 +1,8 @@
 //! Sutherland–Hodgman clipping of an incident feature against the side planes of a reference feature. Written
-//! once for 2D and 3D: a side plane's normal is the part of (edge start − face centre) perpendicular to the edge,
-//! which lies in the face's plane without needing a cross product.
+//! once for 2D and 3D: the side plane through an edge contains the edge and the direction along which clipped
+//! points are carried onto the reference (the contact normal), and its normal is the part of (edge start − face
+//! centre) perpendicular to both, found by Gram–Schmidt without a cross product. A point inside every side plane
+//! lands inside the face when carried along that direction.
 
 use crate::math::{Real, Vector};
 use crate::shape::{Feature, MAX_FEATURE_POINTS};
@@ -23,11 +25,12 @@ fn crossing_id(plane: usize, a: u64, b: u64) -> u64 {
     ((plane as u64 + 1) & 0xff) << 39 | (a >> 19 & 0xf_ffff) << 19 | (b >> 19 & 0x7_ffff)
 }
 
-/// Clips `incident` to the prism over `reference` (its side planes); writes the result to `out` and returns its
-/// length. A two-point reference clips along its own direction only.
+/// Clips `incident` to the prism over `reference` along the unit direction `along` (its side planes); writes the
+/// result to `out` and returns its length. A two-point reference clips along its own direction only.
 pub fn clip_to_reference<V: Vector>(
     reference: &Feature<V>,
     incident: &Feature<V>,
+    along: V,
     out: &mut [ClipPoint<V>; MAX_CLIP],
 ) -> usize {
     let mut len = incident.len;
@@ -36,11 +39,12 @@ pub fn clip_to_reference<V: Vector>(
     }
     let closed = incident.len >= 3;
     let r = reference.points();
-    let scale = r.iter().fold(V::Real::ZERO, |m, p| m.max(p.max_abs())).max(V::Real::ONE);
+    let scale = r.iter().fold(V::Real::ZERO, |m, p| m.max(p.max_abs()));
     let slack = V::Real::from_f64(1e-12) * scale;
     let mut scratch = [ClipPoint::default(); MAX_CLIP];
     if r.len() == 2 {
         for (k, (a, s)) in [(r[0], r[0] - r[1]), (r[1], r[1] - r[0])].into_iter().enumerate() {
+            let s = s - along * s.dot(along);
             len = clip_plane(&out[..len], closed, a, s.normalize_or_zero(), slack, k, &mut scratch);
             out[..len].copy_from_slice(&scratch[..len]);
         }
@@ -55,6 +59,9 @@ pub fn clip_to_reference<V: Vector>(
             continue;
         }
         let out_dir = (a - c) - e * ((a - c).dot(e) / ee);
+        // The part of `along` across the edge, then out_dir without it.
+        let across = (along - e * (along.dot(e) / ee)).normalize_or_zero();
+        let out_dir = out_dir - across * out_dir.dot(across);
         len = clip_plane(&out[..len], closed, a, out_dir.normalize_or_zero(), slack, k, &mut scratch);
         out[..len].copy_from_slice(&scratch[..len]);
         if len == 0 {

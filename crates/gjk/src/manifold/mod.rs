@@ -116,22 +116,36 @@ where
     b.support_feature(rel.inverse_transform_vector(-n), &mut fb);
     fb.map(|q| rel.transform_point(q));
     let mut found = [Contact::default(); MAX_CLIP];
-    let count = if fa.len >= 2 && fb.len >= 2 {
-        clipped_contacts(&fa, &fb, n, a.radius(), b.radius(), prediction, &mut found)
-    } else {
-        0
+    let count = clipped_contacts(&fa, &fb, n, a.radius(), b.radius(), prediction, &mut found);
+    // The penetration query's own pair of points: a contact by every rule above, and the deepest there is.
+    let witness = Contact {
+        point_a: p.point_a,
+        point_b: p.point_b,
+        depth: p.depth.to_f64() - (p.distance.max(V::Real::ZERO)).to_f64(),
+        id: 0,
     };
     if count == 0 {
-        // A vertex (or a curved point) touches: the penetration query's points are the contact.
-        m.contacts[0] = Contact {
-            point_a: p.point_a,
-            point_b: p.point_b,
-            depth: p.depth.to_f64() - (p.distance.max(V::Real::ZERO)).to_f64(),
-            id: 0,
-        };
+        // A vertex, a curved point or a tilted pair of features touches: the witness pair is the contact.
+        m.contacts[0] = witness;
         m.len = 1;
         return m;
     }
+    // The clipped features should hold the witness pair, but a shape may report a face beside it (of two faces
+    // around an edge that supports n, the one whose normal is nearer n, while the witness lies on the other side
+    // of the edge): then the witness pair joins them, so the deepest contact is the penetration depth.
+    let deepest = found[..count].iter().fold(f64::NEG_INFINITY, |d, c| d.max(c.depth));
+    let count = if deepest < witness.depth - plane_tolerance(&fa, &fb).to_f64() {
+        let slot = if count < MAX_CLIP {
+            count
+        } else {
+            (0..count).fold(0, |s, i| if found[i].depth < found[s].depth { i } else { s })
+        };
+        let to_pair = |q: V| pose_a.inverse_transform_point(q);
+        found[slot] = Contact { point_a: to_pair(witness.point_a), point_b: to_pair(witness.point_b), ..witness };
+        count.max(slot + 1)
+    } else {
+        count
+    };
     let max = if V::DIM == 2 { 2 } else { MAX_CONTACTS };
     let kept = reduce(&mut found[..count], max);
     for (slot, c) in m.contacts.iter_mut().zip(&found[..kept]) {
@@ -143,7 +157,15 @@ where
 }
 
 /// Clips the incident feature to the reference one and turns the clipped points within reach into contacts
-/// (pair frame). Returns how many were written.
+/// (pair frame). Returns how many were written; zero when neither feature can be the reference.
+///
+/// Every contact follows the penetration answer's convention: its two points lie on the two shapes and differ by
+/// `depth · n` (n the shared normal, from A toward B). So each clipped incident point q is paired with the point
+/// where the line q + t·n meets the reference face's plane (as Jolt does), not with its foot along the face's own
+/// normal: that point is on the reference shape (in the face, inside its side planes), and since it lies in A and q
+/// in B (or the other way round), its depth along n is at most the penetration depth h_A(n) + h_B(−n), which the
+/// pair of witness points reaches. A face meeting n at a grazing angle, or an edge the line misses (3D), is no
+/// reference; with none, the pair gets the single contact of the penetration query.
 fn clipped_contacts<V: Vector>(
     fa: &Feature<V>,
     fb: &Feature<V>,
@@ -153,35 +175,115 @@ fn clipped_contacts<V: Vector>(
     prediction: V::Real,
     out: &mut [Contact<V>; MAX_CLIP],
 ) -> usize {
-    let ref_is_a = fa.len >= fb.len;
-    let (reference, incident) = if ref_is_a { (fa, fb) } else { (fb, fa) };
-    // The reference plane's normal points from the reference shape toward the incident one.
-    let toward = if ref_is_a { n } else { -n };
-    let nr = if reference.len >= 3 {
-        V::facet_normal(&reference.points[..3])
-            .map(|f| if f.dot(toward) < V::Real::ZERO { -f } else { f })
-            .unwrap_or(toward)
-    } else {
-        toward
+    let tol = plane_tolerance(fa, fb);
+    // A keeps the reference unless B's face is clearly better aligned with the normal (ids then stay put from
+    // frame to frame while the two faces are nearly parallel).
+    let (reference, incident, ref_is_a) = match (Reference::new(fa, n, tol), Reference::new(fb, -n, tol)) {
+        (Some(ref_a), Some(ref_b)) if ref_b.cos > ref_a.cos + V::Real::from_f64(0.02) => (ref_b, fa, false),
+        (Some(ref_a), _) => (ref_a, fb, true),
+        (None, Some(ref_b)) => (ref_b, fa, false),
+        (None, None) => return 0,
     };
     let mut buf = [ClipPoint::default(); MAX_CLIP];
-    let len = clip_to_reference(reference, incident, &mut buf);
-    let origin = reference.points[0];
+    let len = clip_to_reference(reference.feature, incident, reference.toward, &mut buf);
+    let mut seen = [V::zero(); MAX_CLIP];
     let mut count = 0;
     for q in &buf[..len] {
-        // Signed distance of the incident point above the reference plane, less the radii.
-        let sep = nr.dot(q.p - origin);
+        // How far q lies above the reference plane along the normal, less the radii.
+        let sep = reference.along_normal(q.p);
         let gap = sep - ra - rb;
         if gap > prediction {
             continue;
         }
-        let on_reference = q.p - nr * sep;
+        let on_reference = q.p - reference.toward * sep;
+        if !reference.holds(on_reference, tol) || seen[..count].iter().any(|p| (*p - q.p).max_abs() <= tol) {
+            // Off a 3D edge, or a repeat (a degenerate incident feature clips to the same point twice).
+            continue;
+        }
+        seen[count] = q.p;
         let (core_a, core_b) = if ref_is_a { (on_reference, q.p) } else { (q.p, on_reference) };
-        let id = (u64::from(!ref_is_a) << 63) | ((u64::from(reference.id) & 0xffff) << 47) | q.id;
+        let id = (u64::from(!ref_is_a) << 63) | ((u64::from(reference.feature.id) & 0xffff) << 47) | q.id;
         out[count] = Contact { point_a: core_a + n * ra, point_b: core_b - n * rb, depth: -gap.to_f64(), id };
         count += 1;
     }
     count
+}
+
+/// A feature serving as the reference: an edge or face of a shape facing `toward` (n for A, −n for B), with the
+/// normal of its plane.
+struct Reference<'f, V: Vector> {
+    feature: &'f Feature<V>,
+    toward: V,
+    /// Unit normal of the reference plane, on the side of `toward`.
+    normal: V,
+    /// normal · toward, at least [`MIN_COS`].
+    cos: V::Real,
+}
+
+/// The reference plane must face the normal within 60°: the pairing line q + t·n then meets it at most twice as
+/// far from q as the plane itself.
+const MIN_COS: f64 = 0.5;
+
+impl<'f, V: Vector> Reference<'f, V> {
+    /// `feature` as a reference facing `toward`, if it is an edge or a flat face whose plane faces `toward`. A 3D
+    /// edge's plane is the one through it perpendicular to `toward`'s part across the edge. A face whose points
+    /// stray from the plane of three of them by more than `tol` (a sliver: its normal is rounding noise) is none.
+    fn new(feature: &'f Feature<V>, toward: V, tol: V::Real) -> Option<Self> {
+        let pts = feature.points();
+        let k = pts.len();
+        let normal = if k >= 2 && (V::DIM == 2 || k == 2) {
+            let e = pts[k - 1] - pts[0];
+            let ee = e.length_squared();
+            if !(ee > V::Real::ZERO) {
+                return None;
+            }
+            (toward - e * (toward.dot(e) / ee)).normalize_or_zero()
+        } else if k >= 3 {
+            // Three corners spread around the face: adjacent ones on a fine rim are nearly collinear.
+            let normal = V::facet_normal(&[pts[0], pts[k / 3], pts[2 * k / 3]])?.normalize_or_zero();
+            if pts.iter().any(|p| !(normal.dot(*p - pts[0]).abs() <= tol)) {
+                return None;
+            }
+            normal
+        } else {
+            return None;
+        };
+        let normal = if normal.dot(toward) < V::Real::ZERO { -normal } else { normal };
+        let cos = normal.dot(toward);
+        (cos >= V::Real::from_f64(MIN_COS)).then_some(Self { feature, toward, normal, cos })
+    }
+
+    /// The signed distance from `p` along `toward` to the reference plane (positive above it).
+    fn along_normal(&self, p: V) -> V::Real {
+        self.normal.dot(p - self.feature.points[0]) / self.cos
+    }
+
+    /// Whether `p` (on the reference plane, inside the side planes) lies on the feature: always for a face or a 2D
+    /// edge; for a 3D edge, only on its line.
+    fn holds(&self, p: V, tol: V::Real) -> bool {
+        let pts = self.feature.points();
+        if V::DIM == 2 || pts.len() >= 3 {
+            return true;
+        }
+        let (a, e) = (pts[0], pts[1] - pts[0]);
+        let d = p - a;
+        let off = d - e * (d.dot(e) / e.length_squared());
+        off.length() <= tol
+    }
+}
+
+/// How far a feature may stray from a plane and still count as lying in it: the rounding of the coordinates in
+/// play (64 ulps of the largest), plus 1e-10 of the features' extent for the normal's own error.
+fn plane_tolerance<V: Vector>(fa: &Feature<V>, fb: &Feature<V>) -> V::Real {
+    let mut pts = fa.points().iter().chain(fb.points()).copied();
+    let Some(first) = pts.next() else {
+        return V::Real::ZERO;
+    };
+    let (mut lo, mut hi, mut scale) = (first, first, first.max_abs());
+    for p in pts {
+        (lo, hi, scale) = (lo.min_elem(p), hi.max_elem(p), scale.max(p.max_abs()));
+    }
+    V::Real::from_f64(64.0) * V::Real::EPSILON * scale + V::Real::from_f64(1e-10) * (hi - lo).max_abs()
 }
 
 /// Keeps at most `max` contacts: the deepest, the one farthest from it, then (3D) the ones that widen the area

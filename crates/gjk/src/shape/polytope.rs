@@ -554,18 +554,21 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
         if self.face_normals.is_empty() {
             return self.support_edge(dir, out);
         }
-        // The face whose outward normal is closest to dir.
-        let mut best = 0;
+        // Of the faces around the support vertex, the one whose outward normal is closest to dir. (The closest
+        // normal over all faces may belong to a face that does not reach the support vertex: dir's normal cone can
+        // be long and thin, with another vertex's face normal nearer dir than its own corners.)
+        let top = self.scan(dir);
+        let ring = |f: usize| &self.faces[self.face_offsets[f] as usize..self.face_offsets[f + 1] as usize];
+        let mut best: Option<usize> = None;
         for (f, n) in self.face_normals.iter().enumerate() {
-            if n.dot(dir) > self.face_normals[best].dot(dir) {
-                best = f;
+            if ring(f).contains(&(top as u32)) && best.is_none_or(|b| n.dot(dir) > self.face_normals[b].dot(dir)) {
+                best = Some(f);
             }
         }
-        let face = &self.faces[self.face_offsets[best] as usize..self.face_offsets[best + 1] as usize];
-        if face.len() > super::MAX_FEATURE_POINTS {
-            let i = self.scan(dir);
-            return out.single(self.vertices[i], i as u32);
-        }
+        let Some(best) = best.filter(|&b| ring(b).len() <= super::MAX_FEATURE_POINTS) else {
+            return out.single(self.vertices[top], top as u32);
+        };
+        let face = ring(best);
         out.reset(best as u32);
         for &i in face {
             out.push(self.vertices[i as usize], i);
