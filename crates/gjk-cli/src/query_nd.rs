@@ -204,7 +204,7 @@ impl Job {
         let k = self.k;
         let vec =
             |v: VecN<M>, what: &str| -> Result<Vec<f64>, String> { v.0[..k].iter().map(|&x| f.num(x, what)).collect() };
-        let (simplex_a, simplex_b) = if self.simplices {
+        let simplices = if self.simplices {
             let side = |pick: fn(&nd::Witness<M>) -> (usize, VecN<M>), what: &str| -> Result<SideSimplex, String> {
                 // Vertices of A − B that share A's point are one point of A: their weights add up.
                 let mut s = SideSimplex { indices: Vec::new(), points: Vec::new(), weights: Vec::new() };
@@ -221,9 +221,12 @@ impl Job {
                 }
                 Ok(s)
             };
-            (Some(side(|w| (w.index_a, w.point_a), "simplex_a")?), Some(side(|w| (w.index_b, w.point_b), "simplex_b")?))
+            Some(Box::new(Simplices {
+                simplex_a: side(|w| (w.index_a, w.point_a), "simplex_a")?,
+                simplex_b: side(|w| (w.index_b, w.point_b), "simplex_b")?,
+            }))
         } else {
-            (None, None)
+            None
         };
         Ok(NdAnswer::Distance {
             intersecting: d.intersecting,
@@ -233,8 +236,7 @@ impl Job {
             normal: vec(d.normal, "normal")?,
             iterations: d.iterations,
             status: d.status,
-            simplex_a,
-            simplex_b,
+            simplices,
         })
     }
 }
@@ -247,6 +249,13 @@ pub struct SideSimplex {
     indices: Vec<usize>,
     points: Vec<Vec<f64>>,
     weights: Vec<f64>,
+}
+
+/// `simplex_a` and `simplex_b`, when the line asks for them.
+#[derive(Serialize)]
+pub struct Simplices {
+    simplex_a: SideSimplex,
+    simplex_b: SideSimplex,
 }
 
 /// The answer of a line in ℝᵏ: the 2D/3D answers' fields, vectors of k numbers, and the witness simplices when
@@ -265,9 +274,7 @@ pub enum NdAnswer {
         normal: Vec<f64>,
         iterations: u32,
         status: Status,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        simplex_a: Option<SideSimplex>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        simplex_b: Option<SideSimplex>,
+        #[serde(flatten)]
+        simplices: Option<Box<Simplices>>,
     },
 }
