@@ -10,6 +10,7 @@
 //! * [`recover`] — the `id` of a line the JSON parser rejected.
 //! * [`composite`] — the shapes that are not convex (trimesh, compound, heightfield, halfspace) and their limits.
 //! * [`mesh`] — vertices and triangles of OBJ and STL files, read only from one folder.
+//! * [`query_nd`] — lines in ℝᵏ, k > 3 (convex, point, segment, sphere; distance, intersect).
 //! * [`draw`] — what a picture of a query shows ([`draw::model`]), and its SVG ([`draw::render`]).
 //!
 //! ```
@@ -28,5 +29,6 @@ pub mod model;
 pub mod parse;
 pub mod query;
 pub mod query_composite;
+pub mod query_nd;
 pub mod recover;
 pub mod stream;

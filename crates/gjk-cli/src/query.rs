@@ -80,6 +80,12 @@ pub fn write_line(out: &mut Vec<u8>, id: &Value, answer: Result<Answer, String>)
 
 fn answer(line: &Value, settings: &Settings) -> Result<Answer, String> {
     let object = line.as_object().ok_or("a query line must be a JSON object")?;
+    if let Some(k) = crate::query_nd::dimension(object) {
+        return crate::query_nd::answer(line, k?).map(Answer::Nd);
+    }
+    if object.get("simplices").is_some_and(|s| s == &Value::Bool(true)) {
+        return Err("simplices are given for lines in ℝᵏ with k > 3 only (2D and 3D: not yet)".into());
+    }
     match dimension(object)? {
         2 => answer_in::<DVec2>(query(line)?, settings),
         _ => answer_in::<DVec3>(query(line)?, settings),
@@ -213,6 +219,7 @@ pub enum Answer {
     },
     /// A line with a shape that is not convex: the same fields and the leaves (docs/cli.md, "Composite shapes").
     Composite(CompositeAnswer),
+    Nd(crate::query_nd::NdAnswer),
 }
 
 /// A vector's coordinates as written (2 or 3 numbers, negative zeros written as 0).

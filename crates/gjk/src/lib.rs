@@ -29,6 +29,7 @@
 //! * [`batch`] — many queries on every core (feature `rayon`).
 //! * [`broadphase`] — which of many bodies may touch, from their bounding boxes (sweep and prune, a dynamic AABB
 //!   tree with region queries and ray casts).
+//! * [`nd`] — GJK in any dimension ℝᴺ: distance and witness simplices of point sets, points, segments, balls.
 //! * [`trace`] — the observer hook that sees every step.
 //!
 //! ## Features
@@ -63,6 +64,7 @@ pub mod epa;
 pub mod gjk;
 pub mod manifold;
 pub mod math;
+pub mod nd;
 pub mod query;
 #[cfg(feature = "serde")]
 mod serde_impls;

@@ -31,12 +31,12 @@ pub(crate) fn touch_distance<R: Real>(scale: R) -> R {
 }
 
 /// The rounding noise of v·w (GAP_ULPS) for |v| = `vlen` and points of magnitude `scale`.
-fn gap_noise<R: Real>(vlen: R, scale: R) -> R {
+pub(crate) fn gap_noise<R: Real>(vlen: R, scale: R) -> R {
     R::from_f64(GAP_ULPS) * R::EPSILON * vlen * scale
 }
 
 /// How far apart the bounds of a run that can make no more progress may be and still count as met (STALL_ULPS).
-fn stall_rounding<R: Real>(scale: R) -> R {
+pub(crate) fn stall_rounding<R: Real>(scale: R) -> R {
     R::from_f64(STALL_ULPS) * R::EPSILON * scale
 }
 

@@ -11,12 +11,14 @@ mod iso;
 pub(crate) mod libm_float;
 mod real;
 mod rot;
+mod vecn;
 mod vector;
 
 pub use interop_glam::NotRigid;
 pub use iso::Iso;
 pub use real::Real;
 pub use rot::{Rot2, Rotation};
+pub use vecn::VecN;
 pub use vector::{Vector, Vector2, Vector3};
 
 /// 2D f32 vector.
