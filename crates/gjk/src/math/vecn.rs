@@ -66,7 +66,7 @@ impl<const N: usize> VecN<N> {
     /// Euclidean length.
     #[inline]
     pub fn length(self) -> f64 {
-        self.dot(self).sqrt()
+        crate::math::Real::sqrt(self.dot(self))
     }
 
     /// Largest absolute coordinate (0 for N = 0).

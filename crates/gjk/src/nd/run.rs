@@ -66,7 +66,7 @@ where
         |simplex, v, lower, outcome, status, iterations| Run { simplex, v, lower, outcome, status, iterations };
     loop {
         let v2 = v.length_squared();
-        let vlen = v2.sqrt();
+        let vlen = crate::math::Real::sqrt(v2);
         if vlen <= stop_below + touch_distance(simplex.scale()) {
             return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
         }

@@ -3,6 +3,7 @@
 
 use crate::math::VecN;
 use crate::shape::ShapeError;
+use alloc::vec::Vec;
 
 /// A convex shape of ℝᴺ, known through its support function: the point farthest along a direction, with an index
 /// naming it (the vertex's index in a point set; 0 or 1 for a segment's ends; 0 for a single point).
