@@ -201,7 +201,8 @@ fn answer(mut stream: TcpStream, source: &Source, port: u16, deadline: Instant) 
     };
     let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
     stream.set_write_timeout(Some(left))?;
-    match asked {
+    let refused = matches!(asked, Asked::Error(..));
+    let answered = match asked {
         Asked::Error(code, text, head_only) => respond(&mut stream, code, "text/plain", Body::Text(text), head_only),
         Asked::File { path, head_only } => {
             let file = File::open(&path)?;
@@ -211,7 +212,33 @@ fn answer(mut stream: TcpStream, source: &Source, port: u16, deadline: Instant) 
         Asked::Embedded { file, head_only } => {
             respond(&mut stream, 200, content_type(Path::new(file.path)), Body::Bytes(file.bytes), head_only)
         }
+    };
+    answered?;
+    if refused {
+        close_after_refusal(stream, deadline)?;
     }
+    Ok(())
+}
+
+/// Half-closes a refused connection and reads what the client still sends (until it closes, for a second and
+/// 4 MiB at most). A request refused mid-head (431) leaves bytes unread, and closing a socket with unread bytes
+/// makes the kernel reset the connection, which can throw away the answer before the client reads it.
+fn close_after_refusal(mut stream: TcpStream, deadline: Instant) -> io::Result<()> {
+    stream.shutdown(std::net::Shutdown::Write)?;
+    let until = deadline.min(Instant::now() + Duration::from_secs(1));
+    let (mut drained, mut buf) = (0usize, [0u8; 16 * 1024]);
+    while drained < 4 << 20 {
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        stream.set_read_timeout(Some(left))?;
+        match stream.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => drained += n,
+        }
+    }
+    Ok(())
 }
 
 /// The request's head (through its blank line), read before `deadline`; `None` if it is longer than [`MAX_HEAD`].
