@@ -55,6 +55,7 @@ extern crate alloc;
 #[cfg_attr(test, macro_use)]
 extern crate std;
 
+mod analytic;
 pub mod batch;
 pub mod broadphase;
 pub mod bvh;

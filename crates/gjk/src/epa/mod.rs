@@ -146,6 +146,13 @@ where
 {
     let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
+    // A point core against a box or segment core: the closed form, observed or not (no GJK or EPA step runs, so
+    // the observer sees none; see `analytic`).
+    if options.max_iterations > 0 {
+        if let Some(local) = crate::analytic::penetration(a, b, &pair.rel, (ra, rb)) {
+            return local.in_world(pose_a);
+        }
+    }
     // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching.
     let params = Params::new(options, V::Real::ZERO, None);
     let core = crate::gjk::solve(&mut pair, None, &params, observer, pose_a);
@@ -178,11 +185,19 @@ where
             error_bound: (vlen - core.lower).max(V::Real::ZERO),
         }
     };
-    Penetration {
-        normal: pose_a.rotation.rotate(local.normal),
-        point_a: pose_a.transform_point(local.point_a),
-        point_b: pose_a.transform_point(local.point_b),
-        ..local
+    local.in_world(pose_a)
+}
+
+impl<V: Vector> Penetration<V> {
+    /// The answer in the pair frame carried into the world by A's pose.
+    #[inline(always)]
+    fn in_world(self, pose_a: &Iso<V>) -> Self {
+        Penetration {
+            normal: pose_a.rotation.rotate(self.normal),
+            point_a: pose_a.transform_point(self.point_a),
+            point_b: pose_a.transform_point(self.point_b),
+            ..self
+        }
     }
 }
 

@@ -15,6 +15,7 @@ pub use cache::WarmStart;
 pub use pair::DiffVertex;
 pub(crate) use pair::Pair;
 
+use crate::analytic;
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
 use crate::trace::Observer;
@@ -158,14 +159,14 @@ where
     let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
     let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb));
-    // Two point cores with nobody observing: the answer straight from the one vertex (see `solve`).
-    if !O::ENABLED {
-        if let Some(run) = run::run_points(&pair, &params) {
-            if let Some(cache) = cache {
-                cache.store(&simplex::Simplex::new(run.vertex), cache.hint_a, cache.hint_b);
-            }
-            return finish_points(&run, ra, rb, pose_a);
+    // Two point cores with nobody observing: the answer straight from the one vertex (see `solve`). A point core
+    // against a box or a segment core, observed or not: the closed form's one vertex, no GJK step (see `analytic`).
+    let points = if O::ENABLED { None } else { run::run_points(&pair, &params) };
+    if let Some(run) = points.or_else(|| analytic::closest_cores(a, b, &pair.rel, &params)) {
+        if let Some(cache) = cache {
+            cache.store(&simplex::Simplex::new(run.vertex), cache.hint_a, cache.hint_b);
         }
+        return finish_points(&run, ra, rb, pose_a);
     }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     finish_distance(&core, ra, rb, pose_a)
@@ -226,11 +227,18 @@ where
     let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
     let params = Params::new(options, ra + rb, Some(ra + rb));
-    // Two point cores with nothing to keep or observe: the answer needs no simplex.
+    // Two point cores with nothing to keep or observe: the answer needs no simplex. A point core against a box or
+    // a segment core: the closed form, observed or not (no GJK step), its vertex kept for a warm start.
     if !O::ENABLED && cache.is_none() {
         if let Some(run) = run::run_points(&pair, &params) {
             return Intersection::new(run.outcome, run.iterations, run.status);
         }
+    }
+    if let Some(run) = analytic::closest_cores(a, b, &pair.rel, &params) {
+        if let Some(cache) = cache {
+            cache.store(&simplex::Simplex::new(run.vertex), cache.hint_a, cache.hint_b);
+        }
+        return Intersection::new(run.outcome, run.iterations, run.status);
     }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     Intersection::new(core.outcome, core.iterations, core.status)

@@ -37,6 +37,11 @@ impl<V: Vector> SupportMap<V> for Capsule<V::Real> {
     fn center(&self) -> V {
         V::zero()
     }
+    #[inline]
+    fn segment_core(&self) -> Option<(V, V)> {
+        let h = V::axis(1) * self.half_height;
+        Some((-h, h))
+    }
     fn support_feature(&self, _dir: V, out: &mut Feature<V>) {
         // The whole core segment: clipping keeps the end(s) within reach, so a capsule lying flat gives two contacts
         // and a standing one gives one.

@@ -21,6 +21,7 @@ mod frustum;
 pub mod hull;
 mod minkowski;
 mod point;
+mod polygon_search;
 mod polytope;
 mod posed;
 mod ray64;
@@ -45,6 +46,7 @@ pub use feature::{Feature, MAX_FEATURE_POINTS};
 pub use frustum::Frustum;
 pub use minkowski::MinkowskiSum;
 pub use point::Point;
+pub use polygon_search::POLYGON_SEARCH_MIN_VERTICES;
 pub use polytope::{ConvexPolytope, HILL_CLIMB_MIN_VERTICES};
 pub use posed::Posed;
 pub use rounded::Rounded;
@@ -131,6 +133,15 @@ pub trait SupportMap<V: Vector> {
     #[doc(hidden)]
     #[inline]
     fn cuboid_half_extents(&self) -> Option<V> {
+        None
+    }
+
+    /// The ends `(a, b)` (local frame) when the core is exactly the segment between them (a capsule's, a
+    /// [`Segment`]'s), `None` (the default) otherwise. The distance query answers a ball or point against such a
+    /// core in closed form (see `analytic`).
+    #[doc(hidden)]
+    #[inline]
+    fn segment_core(&self) -> Option<(V, V)> {
         None
     }
 
@@ -249,6 +260,10 @@ macro_rules! forward_support_map {
             #[inline]
             fn cuboid_half_extents(&self) -> Option<V> {
                 (**self).cuboid_half_extents()
+            }
+            #[inline]
+            fn segment_core(&self) -> Option<(V, V)> {
+                (**self).segment_core()
             }
             fn support_feature(&self, dir: V, out: &mut Feature<V>) {
                 (**self).support_feature(dir, out)

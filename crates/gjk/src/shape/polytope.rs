@@ -1,4 +1,5 @@
 use super::hull::{hull2, hull3, HullKind};
+use super::polygon_search::AngleIndex;
 use super::ray_span::{decide, Span};
 use super::{check_point, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 #[cfg(not(feature = "std"))]
@@ -12,9 +13,10 @@ use alloc::{vec, vec::Vec};
 /// a coordinate-major copy of the vertices): 3D f32 0.81 at 24 vertices, 0.86 at 32, 0.92 at 40, 0.97 at 48, 1.21
 /// at 64; 3D f64 0.92, 0.99, 1.06, 1.13, 1.44. The two precisions together break even between 40 and 48 (the
 /// vertex-by-vertex scan broke even at 24). Timed, the scan does better than its instruction count: at 32 vertices
-/// it beat the climb in every cell, f64 included (−7 to −32 %). Polygons (2D) always scan: a polygon's graph is a
+/// it beat the climb in every cell, f64 included (−7 to −32 %). Polygons (2D) never climb: a polygon's graph is a
 /// cycle, so climbing walks one vertex per step and measured 1.1–1.6× slower than the scan at every size from 8
-/// to 2048.
+/// to 2048; from [`POLYGON_SEARCH_MIN_VERTICES`](super::POLYGON_SEARCH_MIN_VERTICES) vertices they binary-search
+/// their edge normals' angles instead (O(log n)), below it they scan.
 pub const HILL_CLIMB_MIN_VERTICES: usize = 48;
 
 /// A convex polygon (2D) or polyhedron (3D): the convex hull of a point cloud.
@@ -57,6 +59,9 @@ pub struct ConvexPolytope<V> {
     starts: StartTable,
     /// The coordinates again, laid out for the scan: see [`Lanes`].
     lanes: Lanes<V>,
+    /// Polygons of [`POLYGON_SEARCH_MIN_VERTICES`](super::POLYGON_SEARCH_MIN_VERTICES) vertices or more: their
+    /// edge normals' angles, searched in O(log n) for the support vertex (empty otherwise).
+    angles: AngleIndex,
     kind: HullKind,
 }
 
@@ -313,6 +318,7 @@ impl<V: Vector> ConvexPolytope<V> {
             origin_reach,
             starts: StartTable::default(),
             lanes: Lanes::default(),
+            angles: AngleIndex::default(),
             kind,
         };
         hull.face_normals = hull.faces().map(|f| hull.outward_normal(f)).collect();
@@ -324,6 +330,9 @@ impl<V: Vector> ConvexPolytope<V> {
         // `support` (the scan) uses them at every size, so a hull that climbs pays a second copy of its
         // coordinates for a scan as fast as the small hulls' (the benchmark's scan-or-climb crossover measures it).
         hull.lanes = Lanes::new(&hull.vertices);
+        if V::DIM == 2 && hull.kind == HullKind::Polygon {
+            hull.angles = AngleIndex::new(&hull.vertices);
+        }
         Ok(hull)
     }
 
@@ -468,7 +477,7 @@ impl<V: Vector> ConvexPolytope<V> {
     /// A polygon's (or segment's, or point's) supporting feature: of the two edges at the support vertex, the one
     /// whose outward normal is closer to `dir`.
     fn support_edge(&self, dir: V, out: &mut Feature<V>) {
-        let i = self.scan(dir);
+        let i = if self.angles.is_empty() { self.scan(dir) } else { self.angles.support(&self.vertices, dir) };
         let n = self.vertices.len();
         if n == 1 || V::DIM != 2 && n > 2 {
             return out.single(self.vertices[i], i as u32);
@@ -520,6 +529,9 @@ fn flatten(lists: &[Vec<u32>]) -> (Vec<u32>, Vec<u32>) {
 impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
     #[inline]
     fn support(&self, dir: V) -> V {
+        if !self.angles.is_empty() {
+            return self.vertices[self.angles.support(&self.vertices, dir)];
+        }
         self.vertices[self.scan(dir)]
     }
 
@@ -528,7 +540,14 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
         // Hill-climbing needs the vertex graph; a hull without one (never expected) is scanned. A hull that does
         // not climb always has lanes: going to them straight keeps this path as short as the old inlined scan
         // (through `scan`'s check, 2D f64 polygon8 cells took up to 8 % more instructions).
-        let i = if self.climbs() { self.climb(dir, self.climb_start(dir, *hint)) } else { self.lanes.scan(dir) };
+        let i = if self.climbs() {
+            self.climb(dir, self.climb_start(dir, *hint))
+        } else if !self.angles.is_empty() {
+            // Large polygons: the binary search over edge normals (see `polygon_search`).
+            self.angles.support_hinted(&self.vertices, dir, *hint)
+        } else {
+            self.lanes.scan(dir)
+        };
         *hint = i as u32;
         self.vertices[i]
     }

@@ -43,6 +43,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Posed<S, V> {
     fn point_core(&self) -> Option<V> {
         self.shape.point_core().map(|p| self.pose.transform_point(p))
     }
+    #[inline]
+    fn segment_core(&self) -> Option<(V, V)> {
+        self.shape.segment_core().map(|(a, b)| (self.pose.transform_point(a), self.pose.transform_point(b)))
+    }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         self.shape.support_feature(self.pose.inverse_transform_vector(dir), out);
         out.map(|p| self.pose.transform_point(p));

@@ -42,6 +42,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S, V::Real> {
     fn point_core(&self) -> Option<V> {
         self.shape.point_core()
     }
+    #[inline]
+    fn segment_core(&self) -> Option<(V, V)> {
+        self.shape.segment_core()
+    }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         self.shape.support_feature(dir, out)
     }

@@ -38,6 +38,10 @@ impl<V: Vector> SupportMap<V> for Segment<V> {
         // The distance to a point is convex along the segment: largest at an end.
         length_unscaled(self.a - from).max(length_unscaled(self.b - from))
     }
+    #[inline]
+    fn segment_core(&self) -> Option<(V, V)> {
+        Some((self.a, self.b))
+    }
     fn support_feature(&self, _dir: V, out: &mut Feature<V>) {
         out.reset(0);
         out.push(self.a, 0);

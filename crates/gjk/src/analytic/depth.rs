@@ -1,0 +1,89 @@
+//! The signed distance of a point core and a box or segment core (the penetration query), in closed form.
+//!
+//! Apart, the cores' closest points give it exactly, as GJK's run would (the radii subtracted). A point inside a
+//! box is pushed out through the nearest face: the depth is that face's distance plus the radii, along the face's
+//! normal — the face of A − B nearest the origin, which is what EPA finds there. A point exactly on a segment
+//! core has no direction of its own: it goes to EPA (`None`).
+
+use super::point::on_cuboid;
+use super::Target;
+use crate::epa::Penetration;
+use crate::gjk::run::touch_distance;
+use crate::gjk::Status;
+use crate::math::{Iso, Real, Vector};
+
+/// Which of A and B is the point.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum PointIs {
+    A,
+    B,
+}
+
+/// The answer in the pair frame for the point `p` and the core `target`, both in the target's frame `frame`
+/// (B's pose in the pair frame when B is the target, the identity when A is). `None`: let EPA decide.
+#[inline(always)]
+pub(super) fn signed<V: Vector>(
+    p: V,
+    target: Target<V>,
+    point_is: PointIs,
+    frame: &Iso<V>,
+    (ra, rb): (V::Real, V::Real),
+) -> Option<Penetration<V>> {
+    let zero = V::Real::ZERO;
+    let (c, scale) = target.closest(p);
+    let touch = touch_distance(scale);
+    // A's core point, B's core point and the normal from A toward B, in the target's frame.
+    let (core_a, core_b, normal, core_distance) = if c != p {
+        let d = p - c;
+        let len = d.length();
+        if !(len > zero) || !len.is_finite() {
+            return None;
+        }
+        let out = d * (V::Real::ONE / len);
+        match point_is {
+            PointIs::A => (p, c, -out, len),
+            PointIs::B => (c, p, out, len),
+        }
+    } else {
+        let Target::Cuboid(h) = target else { return None };
+        let (axis, depth) = nearest_face(p, h);
+        let out = if p.get(axis) < zero { -V::axis(axis) } else { V::axis(axis) };
+        let face = p + out * depth;
+        match point_is {
+            PointIs::A => (p, face, -out, -depth),
+            PointIs::B => (face, p, out, -depth),
+        }
+    };
+    if !core_a.is_finite() || !core_b.is_finite() {
+        return None;
+    }
+    let distance = core_distance - ra - rb;
+    let normal_pair = frame.transform_vector(normal);
+    let point_a = frame.transform_point(core_a) + normal_pair * ra;
+    let point_b = frame.transform_point(core_b) - normal_pair * rb;
+    Some(Penetration {
+        intersecting: distance <= touch,
+        distance,
+        depth: (-distance).max(zero),
+        normal: normal_pair,
+        point_a,
+        point_b,
+        iterations: 0,
+        status: Status::Converged,
+        error_bound: zero,
+    })
+}
+
+/// The face of the box `[−h, h]` nearest the point `p` inside it: its axis (the lowest on ties) and distance.
+#[inline(always)]
+fn nearest_face<V: Vector>(p: V, h: V) -> (usize, V::Real) {
+    debug_assert!(on_cuboid(p, h) == p);
+    let mut best = (0, h.get(0) - p.get(0).abs());
+    for i in 1..V::DIM {
+        let d = h.get(i) - p.get(i).abs();
+        if d < best.1 {
+            best = (i, d);
+        }
+    }
+    best
+}
