@@ -143,11 +143,12 @@ fn our_iterations<V: Space, S: SupportMap<V>>(a: &S, b: &S, poses: &[(Iso<V>, Is
     total as f64 / poses.len().max(1) as f64
 }
 
-fn our_runner<V: Space, S: SupportMap<V> + Send + Sync + 'static>(
-    shapes: Arc<(S, S)>,
-    poses: Poses<V>,
-    q: Query,
-) -> Runner {
+/// Our runner of query `q` on the shapes `(A, B)` in every pose of `poses`.
+pub fn our_runner<V: Space, A, B>(shapes: Arc<(A, B)>, poses: Poses<V>, q: Query) -> Runner
+where
+    A: SupportMap<V> + Send + Sync + 'static,
+    B: SupportMap<V> + Send + Sync + 'static,
+{
     match q {
         Query::Intersect => Box::new(move || {
             let (a, b) = &*shapes;
@@ -170,7 +171,8 @@ fn our_runner<V: Space, S: SupportMap<V> + Send + Sync + 'static>(
     }
 }
 
-fn parry_runner<V: Space>(
+/// parry's runner of query `q` on its shapes in every pose of `poses`.
+pub fn parry_runner<V: Space>(
     shapes: (Arc<V::PShape>, Arc<V::PShape>),
     poses: Arc<[(V::PPose, V::PPose)]>,
     q: Query,

@@ -18,6 +18,7 @@ pub mod batch;
 pub mod broadphase;
 pub mod ccd;
 pub mod cells;
+pub mod mixed;
 pub mod rng;
 pub mod scenes;
 pub mod space;

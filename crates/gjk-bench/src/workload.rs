@@ -52,7 +52,7 @@ pub const KINDS_3D: [Kind; 7] =
     [Kind::Sphere, Kind::Box, Kind::Capsule, Kind::Cylinder, Kind::Hull(32), Kind::Hull(256), Kind::Hull(2048)];
 
 /// The 2D pairs.
-pub const KINDS_2D: [Kind; 2] = [Kind::Polygon(8), Kind::Polygon(64)];
+pub const KINDS_2D: [Kind; 4] = [Kind::Polygon(8), Kind::Polygon(64), Kind::Polygon(512), Kind::Polygon(2048)];
 
 impl Kind {
     /// Short name: `sphere`, `box`, `hull256`, `polygon8`, …

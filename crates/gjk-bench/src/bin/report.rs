@@ -348,8 +348,8 @@ fn write_report(
         w,
         "- **Pairs**: two shapes of one family, about unit size: sphere r = 1; box half-extents (0.9, 0.6, 0.4); \
          capsule half-height 0.5, r 0.5; cylinder half-height 0.6, r 0.6; convex hulls of 32, 256 and 2048 random \
-         points on the unit sphere (A and B different clouds); 2D: convex polygons of 8 and 64 random points on the \
-         unit circle. Each cell iterates over the same {} configurations (random rotations, random positions) per \
+         points on the unit sphere (A and B different clouds); 2D: convex polygons of 8, 64, 512 and 2048 random \
+         points on the unit circle. Each cell iterates over the same {} configurations (random rotations, random positions) per \
          call, so its median is over varied inputs.\n\
          - **Regimes** (seed fixed): *separated* gap 0.5–1.5; *nearly touching* gap 1e-4–1e-3; *penetrating* depth \
          0.05–0.3. B is placed along a random direction by bisection on our f64 signed distance, then measured by \
@@ -696,6 +696,16 @@ fn profiled_calls(run: &mut dyn FnMut(), calls: u64) {
 fn profile(o: &Options, id: &str, who: &str, calls: u64) -> Result<(), String> {
     // Only the cell's family is generated, so a profile of the whole process is mostly the runner.
     let family = id.split('/').nth(1).unwrap_or_default();
+    if gjk_bench::mixed::MIXED.iter().any(|m| m.name() == family) {
+        let mut cells = gjk_bench::mixed::all_mixed_cells();
+        let cell = cells.iter_mut().find(|c| c.id == id).ok_or_else(|| format!("no cell {id}"))?;
+        let pairs = cell.pairs;
+        let con =
+            cell.contenders.iter_mut().find(|c| c.who.name() == who).ok_or_else(|| format!("no {who} in {id}"))?;
+        profiled_calls(&mut con.run, calls);
+        eprintln!("{id} {who}: {calls} calls of {pairs} queries");
+        return Ok(());
+    }
     let kinds3: Vec<Kind> = KINDS_3D.into_iter().filter(|k| k.name() == family).collect();
     let kinds2: Vec<Kind> = KINDS_2D.into_iter().filter(|k| k.name() == family).collect();
     let w3 = workload::all(&kinds3, o.pairs, workload::workload3);
