@@ -4,9 +4,8 @@
 //! path's error bound, and the closed form must meet the exact answer built into each configuration: a sphere centre on a box face, edge or corner, inside the box, on a 1e-9 slab, at gaps of 1e-6,
 //! at offsets of 1e4–1e5, with tiny and huge sizes and zero radii, 2D and 3D, f32 and f64.
 
-mod common;
-
-use common::{log_uniform, rng, uniform, unit_quat, Space2, Space3};
+use crate::common;
+use crate::common::{log_uniform, rng, uniform, unit_quat, Space2, Space3};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Vec2, Vec3, Vector};
 use gjk::shape::{Ball, Capsule, Cuboid, Point, Segment, SupportMap};
 use gjk::trace::Recorder;

@@ -7,6 +7,7 @@
 mod cast_shapes;
 mod common;
 
+mod analytic_pairs;
 mod bad_input;
 mod ball_intersects;
 mod box_sat;
@@ -24,6 +25,7 @@ mod manifolds;
 mod nd_properties;
 mod nd_reference;
 mod parry_diff;
+mod polygon_search;
 mod penetration;
 mod penetration_curved;
 mod properties;

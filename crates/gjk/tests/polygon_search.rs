@@ -4,9 +4,8 @@
 //! f64; every direction's answer must reach the largest dot product over the hull's vertices exactly (from
 //! `support`, and from `support_hinted` with any hint) and over the input points within the hull's rounding.
 
-mod common;
-
-use common::{rng, uniform};
+use crate::common;
+use crate::common::{rng, uniform};
 use gjk::math::{DVec2, Vec2, Vector};
 use gjk::shape::{ConvexPolytope, SupportMap, POLYGON_SEARCH_MIN_VERTICES};
 
