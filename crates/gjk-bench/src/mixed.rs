@@ -213,6 +213,22 @@ fn poses<M: Master>(pair: Mixed, sa: &Spec<M>, sb: &Spec<M>, regime: Regime) -> 
     out
 }
 
+/// The mixed cells of the space named as in a cell id (`3D-f64`, …); empty for another name.
+pub fn space_mixed_cells(space: &str) -> Vec<MixedCell> {
+    let named = |n: &str| n.replace(' ', "-") == space;
+    if named(<gjk::math::Vec3 as Space>::NAME) {
+        mixed_cells::<gjk::math::Vec3>()
+    } else if named(<gjk::math::DVec3 as Space>::NAME) {
+        mixed_cells::<gjk::math::DVec3>()
+    } else if named(<gjk::math::Vec2 as Space>::NAME) {
+        mixed_cells::<gjk::math::Vec2>()
+    } else if named(<gjk::math::DVec2 as Space>::NAME) {
+        mixed_cells::<gjk::math::DVec2>()
+    } else {
+        Vec::new()
+    }
+}
+
 /// The mixed cells of the four spaces.
 pub fn all_mixed_cells() -> Vec<MixedCell> {
     let mut out = mixed_cells::<gjk::math::Vec3>();

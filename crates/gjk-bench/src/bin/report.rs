@@ -697,7 +697,7 @@ fn profile(o: &Options, id: &str, who: &str, calls: u64) -> Result<(), String> {
     // Only the cell's family is generated, so a profile of the whole process is mostly the runner.
     let family = id.split('/').nth(1).unwrap_or_default();
     if gjk_bench::mixed::MIXED.iter().any(|m| m.name() == family) {
-        let mut cells = gjk_bench::mixed::all_mixed_cells();
+        let mut cells = gjk_bench::mixed::space_mixed_cells(id.split('/').next().unwrap_or_default());
         let cell = cells.iter_mut().find(|c| c.id == id).ok_or_else(|| format!("no cell {id}"))?;
         let pairs = cell.pairs;
         let con =
