@@ -90,20 +90,17 @@ impl AngleIndex {
         climb(vertices, dir, start)
     }
 
-    /// [`support`](Self::support) from a hint: the hint itself when neither neighbour is farther along `dir` (the
-    /// usual case once a query's directions settle), else the search.
+    /// [`support`](Self::support) from a hint: the search's vertex, or the hint when it is strictly farther along
+    /// `dir`. The hint alone is not trusted even when both its neighbours are behind it: in f32 a vertex of a
+    /// 4096-gon can beat its neighbours by rounding only, a local maximum far from the true one.
     #[inline]
     pub fn support_hinted<V: Vector>(&self, vertices: &[V], dir: V, hint: u32) -> usize {
-        let n = vertices.len();
+        let found = self.support(vertices, dir);
         let h = hint as usize;
-        if h < n {
-            let d = vertices[h].dot(dir);
-            // Written so that a NaN fails it (and goes to the search, which answers vertex 0).
-            if d >= vertices[(h + 1) % n].dot(dir) && d >= vertices[(h + n - 1) % n].dot(dir) {
-                return h;
-            }
+        if h < vertices.len() && vertices[h].dot(dir) > vertices[found].dot(dir) {
+            return h;
         }
-        self.support(vertices, dir)
+        found
     }
 }
 
