@@ -16,7 +16,10 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2, Rotation};
-use gjk::shape::{Ball, Cone, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Posed, Scaled, SupportMap, Triangle};
+use gjk::shape::{
+    Ball, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Posed, Scaled, Segment, SupportMap,
+    Triangle,
+};
 use gjk::{penetration, Penetration, Status};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -803,5 +806,45 @@ fn points_on_rims_caps_and_sides_touch_in_both_orders() {
         for (name, shape, local) in cases {
             point_on_boundary_touches(&format!("{name} {k}"), shape, &pose, pose.transform_point(local));
         }
+    }
+}
+
+/// gjk-fuzz seed 31 case 1176: a cylinder of radius 0 (a segment 7.9e6 long) with its end 0.0207 into a box 4e6
+/// wide. As a curved shape its direction was refined on the support function, exact in depth but only √ε in
+/// direction at the segment's end (2.5e-8 rad), so along the normal the supporting planes overlapped by 0.086, not
+/// 0.0207. A zero-radius cylinder or cone is its axis: the same answer as the segment, in both orders.
+#[test]
+fn zero_radius_cylinder_end_in_a_huge_box_fuzz_31_1176() {
+    let hh = 3963227.041829968;
+    let pa = Iso::new(
+        quat([-0.5076349185710727, 0.029720879907351606, -0.8129370500675179, -0.2838253184132718]),
+        DVec3::new(-0.9967827777752738, 0.5633192960975191, -0.7684955780175267),
+    );
+    let (x, y, z) = (2037538.2784317324, 3589457.9182560034, 1814568.327562019);
+    let corners: Vec<DVec3> =
+        (0..8).map(|i| DVec3::new([-x, x][i & 1], [-y, y][(i >> 1) & 1], [-z, z][(i >> 2) & 1])).collect();
+    let hull = ConvexPolytope::new(&corners).unwrap();
+    let pb = Iso::new(
+        quat([0.0, 0.0, -0.7071067811865476, 0.7071067811865476]),
+        DVec3::new(359548.1603557632, 5355234.316149895, 402949.1882271865),
+    );
+    let segment = Segment::new(DVec3::new(0.0, -hh, 0.0), DVec3::new(0.0, hh, 0.0)).unwrap();
+    let tol = 1e-9 * 2.0 * hh;
+    for (name, axis) in [
+        ("cylinder", &Cylinder::new(hh, 0.0).unwrap() as &dyn SupportMap<DVec3>),
+        ("cone", &Cone::new(hh, 0.0).unwrap()),
+    ] {
+        let exact = penetration(&segment, &pa, &hull, &pb);
+        let p = penetration(axis, &pa, &hull, &pb);
+        assert!((p.distance - exact.distance).abs() <= tol, "{name}: {p:?}, segment {exact:?}");
+        // Along the normal, the supporting planes overlap by the depth.
+        let h = |s: &dyn SupportMap<DVec3>, pose: &Iso<DVec3>, n: DVec3| {
+            pose.transform_point(s.support(pose.rotation.inverse_rotate(n))).dot(n)
+        };
+        let along = -(h(axis, &pa, p.normal) + h(&hull, &pb, -p.normal));
+        assert!((along - p.distance).abs() <= tol, "{name}: along the normal {along:e}, distance {:e}", p.distance);
+        let swapped = penetration(&hull, &pb, axis, &pa);
+        assert!((swapped.distance - exact.distance).abs() <= tol, "{name} swapped: {swapped:?}");
+        assert!((swapped.normal + p.normal).length() <= 1e-12, "{name}: normals {:?} {:?}", p.normal, swapped.normal);
     }
 }
