@@ -825,7 +825,7 @@ fn zero_radius_cylinder_end_in_a_huge_box_fuzz_31_1176() {
         (0..8).map(|i| DVec3::new([-x, x][i & 1], [-y, y][(i >> 1) & 1], [-z, z][(i >> 2) & 1])).collect();
     let hull = ConvexPolytope::new(&corners).unwrap();
     let pb = Iso::new(
-        quat([0.0, 0.0, -0.7071067811865476, 0.7071067811865476]),
+        quat([0.0, 0.0, -std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2]),
         DVec3::new(359548.1603557632, 5355234.316149895, 402949.1882271865),
     );
     let segment = Segment::new(DVec3::new(0.0, -hh, 0.0), DVec3::new(0.0, hh, 0.0)).unwrap();
