@@ -431,7 +431,6 @@ macro_rules! axial_z {
         }
     }};
 }
-use axial_z;
 
 /// A capsule (3D) or stadium (2D) along the local y axis: the segment from (0, −half_height) to (0, +half_height)
 /// swept by a ball of `radius`. In 3D, `axis="z"` lays it along z instead (URDF, FCL, coal and MuJoCo's
