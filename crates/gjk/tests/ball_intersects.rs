@@ -4,9 +4,9 @@
 //! touching to within tiny gaps (±1e-12 to ±1e-3 of their size, inside and outside each precision's touching
 //! threshold), near the origin and at 1e5, where the world coordinates dwarf the gap.
 
-mod common;
+use crate::common;
 
-use common::{log_uniform, rng, uniform, unit2, unit3, unit_quat, Space2, Space3};
+use crate::common::{log_uniform, rng, uniform, unit2, unit3, unit_quat, Space2, Space3};
 use gjk::math::{DVec2, DVec3, Iso, Rot2, Vec2, Vec3, Vector};
 use gjk::shape::{Ball, Point, Rounded, SupportMap};
 use gjk::{distance, intersects};

@@ -3,9 +3,9 @@
 //! and touching faces, edges and vertices to within tiny gaps (±1e-9 of their size, inside f32's touching
 //! threshold and outside f64's), near the origin and at 1e5.
 
-mod common;
+use crate::common;
 
-use common::{log_uniform, rng, uniform, unit2, unit3, unit_quat, Space2, Space3};
+use crate::common::{log_uniform, rng, uniform, unit2, unit3, unit_quat, Space2, Space3};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2, Rotation, Vec2, Vec3, Vector};
 use gjk::shape::{Cuboid, SupportMap};
 use gjk::{distance, intersects};

@@ -11,9 +11,7 @@
 //! Minkowski difference, so its answer is as exact as the projection arithmetic (≈ 1e-15 relative); 1e-9 is the
 //! accuracy the suite promises and leaves room for ill-conditioned faces.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use gjk::math::{DVec2, DVec3, Iso, Rot2};
 use gjk::shape::ConvexPolytope;
 use rand::rngs::SmallRng;

@@ -14,12 +14,10 @@
 // `!(x > 0.0)` is meant: unlike `x <= 0.0` it is also true for NaN, so a NaN answer fails the check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-#[path = "cast_shapes/mod.rs"]
-mod cast_shapes;
-mod common;
+use crate::common;
 
-use cast_shapes::{build2, build3, random_desc, random_wrapped_desc, Desc, Shape};
-use common::{rng, uniform, Space2, Space3};
+use crate::cast_shapes::{build2, build3, random_desc, random_wrapped_desc, Desc, Shape};
+use crate::common::{rng, uniform, Space2, Space3};
 use gjk::cast::{ray_cast, shape_cast, CastOptions};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Vec2, Vec3, Vector};
 use gjk::shape::{Point, SupportMap};

@@ -4,7 +4,7 @@
 // `!(x > 0.0)` is meant: unlike `x <= 0.0` it is also true for NaN, so a NaN answer fails the check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-mod common;
+use crate::common;
 
 use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion, RayCast};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};

@@ -14,9 +14,7 @@
 //!   pose is formed in f32 (eps · |Δt| ≈ 1e-6 for centres up to 7 apart), which against sizes down to 0.1 is
 //!   1e-5 relative; 1e-4 leaves a margin of 7 over the worst case seen (1.4e-5, circles).
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Rotation};
 use gjk::shape::{Ball, Capsule, Cuboid, Cylinder, Point};
 use rand::rngs::SmallRng;

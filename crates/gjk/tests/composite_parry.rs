@@ -2,9 +2,7 @@
 //! ray casts, a polyline's distance, a compound against a compound. Both libraries answer the same shapes in the
 //! same poses; the answers agree to 1e-9 of the scene's size (parry's own tolerances, not ours, set that bound).
 
-mod common;
-
-use common::{parry_pose2, parry_pose3, parry_vec2, parry_vec3};
+use crate::common::{parry_pose2, parry_pose3, parry_vec2, parry_vec3};
 use gjk::composite::{Compound, TriMesh};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2};
 use gjk::query;

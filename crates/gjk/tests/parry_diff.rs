@@ -13,9 +13,7 @@
 //! we disagree with parry beyond 1e-7 and neither answer can be shown wrong. A sample of agreeing pairs (one in
 //! 16) is also checked against the exact reference or the certified bounds.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use gjk::math::{DVec2, DVec3, Iso, Rot2};
 use gjk::shape::{Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Segment, SupportMap, Triangle};
 use parry3d_f64::query::{closest_points, ClosestPoints};

@@ -74,12 +74,10 @@
 // `!(x <= tol)` is written on purpose: unlike `x > tol` it also fails on NaN.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use common::{
+use crate::common::{
     angle, brute_closest2, brute_closest3, differences, in_cube3, in_square2, log_uniform, parry_pose3, parry_vec3,
     rng, segment_segment, uniform, unit2, unit3, unit_quat,
 };

@@ -16,9 +16,7 @@
 //!   per coordinate, which moves the shapes relative to each other by up to √3·ulp(|T|) (2e-10 at 1e6), so
 //!   invariance allows 8·eps·|T| on top of the relative tolerance.
 
-mod common;
-
-use common::Space3;
+use crate::common::Space3;
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Vec3, Vector};
 use gjk::shape::{
     Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Point, Rounded, Segment, SupportMap, Triangle,

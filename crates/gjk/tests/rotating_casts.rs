@@ -18,12 +18,10 @@
 // `!(x > 0.0)` is meant: unlike `x <= 0.0` it is also true for NaN, so a NaN answer fails the check.
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
-#[path = "cast_shapes/mod.rs"]
-mod cast_shapes;
-mod common;
+use crate::common;
 
-use cast_shapes::{build2, build3, random_desc, random_wrapped_desc, Desc, Shape};
-use common::{rng, uniform, unit3, Space2, Space3};
+use crate::cast_shapes::{build2, build3, random_desc, random_wrapped_desc, Desc, Shape};
+use crate::common::{rng, uniform, unit3, Space2, Space3};
 use gjk::cast::{time_of_impact, Cast, CastOptions, Motion};
 use gjk::math::{DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};
 use gjk::shape::{Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Rounded, SupportMap};

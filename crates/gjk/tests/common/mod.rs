@@ -3,8 +3,6 @@
 //! brute-force distance to the convex hull of a point set) that the suites compare GJK against.
 //!
 //! Every reference here is computed without GJK, in f64, from the inputs exactly as the queries see them.
-// Each test binary includes this module and uses only part of it; the rest would warn as unused there.
-#![allow(dead_code)]
 
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Quat, Rot2, Vec2, Vec3, Vector2, Vector3};
 use rand::rngs::SmallRng;
