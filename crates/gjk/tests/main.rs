@@ -31,3 +31,19 @@ mod query_observed;
 mod regressions;
 mod rotating_casts;
 mod rotation_normalized;
+
+/// With `autotests = false` a new file in tests/ would compile into nothing and its tests would never run: every
+/// file here must be one of the modules above (or the serde suite, a binary of its own).
+#[test]
+fn every_suite_file_is_a_module_of_this_binary() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let main = std::fs::read_to_string(dir.join("main.rs")).expect("tests/main.rs");
+    for entry in std::fs::read_dir(&dir).expect("tests/") {
+        let name = entry.expect("an entry").file_name().into_string().expect("a UTF-8 name");
+        let Some(stem) = name.strip_suffix(".rs") else { continue };
+        if stem == "main" || stem == "serde" {
+            continue;
+        }
+        assert!(main.contains(&format!("\nmod {stem};\n")), "tests/{name} is not a module of tests/main.rs");
+    }
+}
