@@ -30,6 +30,8 @@ pub struct Shape {
     kind: &'static str,
     /// The constructor's arguments in order, without `dtype` (for `repr`, `params` and pickling).
     params: Vec<(&'static str, Py<PyAny>)>,
+    /// The constructor's arguments after `dtype` (a capsule's, cylinder's or cone's `axis`), in order.
+    after_dtype: Vec<(&'static str, Py<PyAny>)>,
     /// What a family computes at construction and shows as attributes: a hull's `vertices` and `faces`, a mesh's
     /// `vertices` and `indices`, a compound's `poses`.
     attrs: Vec<(&'static str, Py<PyAny>)>,
@@ -108,7 +110,13 @@ pub(crate) use in_space;
 
 impl Shape {
     pub(crate) fn init(kind: &'static str, geom: Geom, params: Vec<(&'static str, Py<PyAny>)>) -> Self {
-        Self { geom, kind, params, attrs: Vec::new() }
+        Self { geom, kind, params, after_dtype: Vec::new(), attrs: Vec::new() }
+    }
+
+    /// Adds a constructor argument that comes after `dtype` (see [`Shape::after_dtype`]).
+    pub(crate) fn with_after_dtype(mut self, name: &'static str, value: Py<PyAny>) -> Self {
+        self.after_dtype.push((name, value));
+        self
     }
 
     /// Adds a computed attribute (see [`Shape::attrs`]).
@@ -161,7 +169,7 @@ impl Shape {
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
-        for (k, v) in &self.params {
+        for (k, v) in self.params.iter().chain(&self.after_dtype) {
             d.set_item(k, v.bind(py))?;
         }
         Ok(d)
@@ -288,7 +296,7 @@ impl Shape {
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
         let mut parts = Vec::new();
-        for (k, v) in &self.params {
+        for (k, v) in self.params.iter().chain(&self.after_dtype) {
             let v = v.bind(py);
             let text = if let Ok(arr) = v.cast::<numpy::PyUntypedArray>() {
                 format!("<array {}>", arr.shape().iter().map(|s| s.to_string()).collect::<Vec<_>>().join("×"))
@@ -309,6 +317,7 @@ impl Shape {
         if !matches!(me.kind, "Rounded" | "MinkowskiSum" | "Posed" | "Compound") {
             args.push(me.geom.dtype().into_pyobject(py)?.into_any());
         }
+        args.extend(me.after_dtype.iter().map(|(_, v)| v.bind(py).clone()));
         PyTuple::new(py, [slf.get_type().into_any(), PyTuple::new(py, args)?.into_any()])
     }
 }
@@ -394,70 +403,115 @@ impl PyBox {
     }
 }
 
+/// Whether `axis` asks for the z axis: `"y"` (the default) or `"z"` (3D only); anything else is a ValueError.
+fn along_z(kind: &str, axis: &str, dim: usize) -> PyResult<bool> {
+    match (axis, dim) {
+        ("y", _) => Ok(false),
+        ("z", 3) => Ok(true),
+        ("z", _) => Err(PyValueError::new_err(format!("{kind}: axis \"z\" exists only in 3D (a 2D one lies along y)"))),
+        _ => Err(PyValueError::new_err(format!("{kind}: axis must be \"y\" or \"z\", got {axis:?}"))),
+    }
+}
+
+fn axis_name(py: Python<'_>, axis: &str) -> Py<PyAny> {
+    pyo3::types::PyString::new(py, axis).into_any().unbind()
+}
+
+/// A 3D shape of (half_height, radius) along z ([`gjk::shape::AlongZ`]), in the precision `dtype` names.
+macro_rules! axial_z {
+    ($ty:ident, $name:literal, $half_height:expr, $radius:expr, $dtype:expr) => {{
+        use gjk::shape::AlongZ;
+        match $dtype {
+            "float64" => wrap::<gjk::math::DVec3, _>(
+                $ty::new($half_height, $radius).map_err(|e| shape_error($name, e))?.along_z(),
+            ),
+            _ => wrap::<gjk::math::Vec3, _>(
+                $ty::new($half_height as f32, $radius as f32).map_err(|e| shape_error($name, e))?.along_z(),
+            ),
+        }
+    }};
+}
+
 /// A capsule (3D) or stadium (2D) along the local y axis: the segment from (0, −half_height) to (0, +half_height)
-/// swept by a ball of `radius`.
+/// swept by a ball of `radius`. In 3D, `axis="z"` lays it along z instead (URDF, FCL, coal and MuJoCo's
+/// convention): the same shape turned a quarter about x.
 #[pyclass(name = "Capsule", extends = Shape, frozen, module = "gjk")]
 pub struct PyCapsule;
 
 #[pymethods]
 impl PyCapsule {
     #[new]
-    #[pyo3(signature = (half_height, radius, dim=3, dtype=None))]
+    #[pyo3(signature = (half_height, radius, dim=3, dtype=None, axis="y"))]
     fn new(
         py: Python<'_>,
         half_height: f64,
         radius: f64,
         dim: usize,
         dtype: Option<&Bound<'_, PyAny>>,
+        axis: &str,
     ) -> PyResult<PyClassInitializer<Self>> {
         let dt = dtype_name(py, dtype)?;
-        let geom = in_space!("Capsule", dim, dt, V => {
-            type R = <V as Space>::Scalar;
-            wrap::<V, _>(Capsule::new(half_height as R, radius as R).map_err(|e| shape_error("Capsule", e))?)
-        });
+        let geom = if along_z("Capsule", axis, dim)? {
+            axial_z!(Capsule, "Capsule", half_height, radius, dt)
+        } else {
+            in_space!("Capsule", dim, dt, V => {
+                type R = <V as Space>::Scalar;
+                wrap::<V, _>(Capsule::new(half_height as R, radius as R).map_err(|e| shape_error("Capsule", e))?)
+            })
+        };
         let params = vec![
             ("half_height", Shape::float(py, half_height)),
             ("radius", Shape::float(py, radius)),
             ("dim", dim.into_pyobject(py)?.into_any().unbind()),
         ];
-        Ok(PyClassInitializer::from(Shape::init("Capsule", geom, params)).add_subclass(PyCapsule))
+        let shape = Shape::init("Capsule", geom, params).with_after_dtype("axis", axis_name(py, axis));
+        Ok(PyClassInitializer::from(shape).add_subclass(PyCapsule))
     }
 }
 
-/// Builds a 3D-only shape of the two precisions from (half_height, radius).
+/// Builds a 3D-only shape of the two precisions from (half_height, radius), along y or (`axis="z"`) along z.
 macro_rules! solid3 {
     ($class:ident, $name:literal, $ty:ident) => {
         #[pymethods]
         impl $class {
             #[new]
-            #[pyo3(signature = (half_height, radius, dtype=None))]
+            #[pyo3(signature = (half_height, radius, dtype=None, axis="y"))]
             fn new(
                 py: Python<'_>,
                 half_height: f64,
                 radius: f64,
                 dtype: Option<&Bound<'_, PyAny>>,
+                axis: &str,
             ) -> PyResult<PyClassInitializer<Self>> {
-                let geom = match dtype_name(py, dtype)? {
-                    "float64" => {
-                        wrap::<gjk::math::DVec3, _>($ty::new(half_height, radius).map_err(|e| shape_error($name, e))?)
+                let dt = dtype_name(py, dtype)?;
+                let geom = if along_z($name, axis, 3)? {
+                    axial_z!($ty, $name, half_height, radius, dt)
+                } else {
+                    match dt {
+                        "float64" => wrap::<gjk::math::DVec3, _>(
+                            $ty::new(half_height, radius).map_err(|e| shape_error($name, e))?,
+                        ),
+                        _ => wrap::<gjk::math::Vec3, _>(
+                            $ty::new(half_height as f32, radius as f32).map_err(|e| shape_error($name, e))?,
+                        ),
                     }
-                    _ => wrap::<gjk::math::Vec3, _>(
-                        $ty::new(half_height as f32, radius as f32).map_err(|e| shape_error($name, e))?,
-                    ),
                 };
                 let params = vec![("half_height", Shape::float(py, half_height)), ("radius", Shape::float(py, radius))];
-                Ok(PyClassInitializer::from(Shape::init($name, geom, params)).add_subclass($class))
+                let shape = Shape::init($name, geom, params).with_after_dtype("axis", axis_name(py, axis));
+                Ok(PyClassInitializer::from(shape).add_subclass($class))
             }
         }
     };
 }
 
-/// A 3D cylinder along the local y axis, centred on the origin: caps at y = ±half_height of `radius`.
+/// A 3D cylinder along the local y axis, centred on the origin: caps at y = ±half_height of `radius`. `axis="z"`
+/// lays it along z (caps at z = ±half_height).
 #[pyclass(name = "Cylinder", extends = Shape, frozen, module = "gjk")]
 pub struct PyCylinder;
 solid3!(PyCylinder, "Cylinder", Cylinder);
 
 /// A 3D cone along the local y axis: base disc of `radius` at y = −half_height, apex at y = +half_height.
+/// `axis="z"` lays it along z (apex at z = +half_height).
 #[pyclass(name = "Cone", extends = Shape, frozen, module = "gjk")]
 pub struct PyCone;
 solid3!(PyCone, "Cone", Cone);

@@ -16,6 +16,8 @@ def all_shapes(dtype="float64"):
         gjk.Capsule(1.0, 0.25, dtype=dtype),
         gjk.Cylinder(1.0, 0.5, dtype=dtype),
         gjk.Cone(1.0, 0.5, dtype=dtype),
+        gjk.Cylinder(1.0, 0.5, dtype=dtype, axis="z"),
+        gjk.Capsule(1.0, 0.25, dtype=dtype, axis="z"),
         gjk.Ellipsoid([1.0, 0.5, 0.25], dtype=dtype),
         gjk.ConvexHull(np.eye(3), dtype=dtype),
         gjk.Segment([0, 0, 0], [1, 1, 1], dtype=dtype),
@@ -51,6 +53,9 @@ def test_2d_shapes():
         (lambda: gjk.Box([1, -1, 1]), "Box: half_extents is negative"),
         (lambda: gjk.Sphere(float("nan")), "Sphere: radius is not finite"),
         (lambda: gjk.Capsule(1.0, -0.5), "Capsule: radius is negative"),
+        (lambda: gjk.Capsule(1.0, -0.5, axis="z"), "Capsule: radius is negative"),
+        (lambda: gjk.Capsule(1.0, 0.5, dim=2, axis="z"), "Capsule: axis \"z\" exists only in 3D"),
+        (lambda: gjk.Cone(1.0, 0.5, axis="x"), "Cone: axis must be \"y\" or \"z\""),
         (lambda: gjk.Cylinder(float("inf"), 1.0), "Cylinder: half_height is not finite"),
         (lambda: gjk.ConvexHull(np.zeros((0, 3))), "ConvexHull: the point set is empty"),
         (lambda: gjk.ConvexHull([[0, 0, 0], [np.nan, 0, 0]]), "ConvexHull"),
@@ -105,3 +110,27 @@ def test_support_and_aabb():
     lo, hi = gjk.Box([1, 2, 3]).aabb(([10, 0, 0], None))
     assert np.allclose(lo, [9, -2, -3]) and np.allclose(hi, [11, 2, 3])
     assert gjk.Rounded(gjk.Box([1, 1, 1]), 0.25).radius == 0.25
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("kind", ["Capsule", "Cylinder", "Cone"])
+def test_axis_z_is_the_shape_turned_a_quarter_about_x(kind, dtype):
+    """`axis="z"` (URDF, FCL, coal and MuJoCo's convention) is the y-axis shape with local y carried onto z."""
+    along_y = getattr(gjk, kind)(0.75, 0.25, dtype=dtype)
+    along_z = getattr(gjk, kind)(0.75, 0.25, dtype=dtype, axis="z")
+    s = np.sqrt(0.5)
+    turned = gjk.Posed(along_y, [0, 0, 0, s, 0, 0, s])
+    assert along_z.params["axis"] == "z" and along_y.params["axis"] == "y"
+    # The tip (a cone's apex, a capsule's end cap, a cylinder's cap) is on +z, not +y.
+    tip = along_z.support([[0.0, 0.0, 1.0]])[0]
+    assert abs(tip[2] - (1.0 if kind == "Capsule" else 0.75)) < 1e-6 and abs(tip[1]) < 1e-6
+    assert along_z.support([[0.0, 1.0, 0.0]])[0][1] < 0.25 + 1e-6
+    rng = np.random.default_rng(7)
+    other = gjk.Box([0.2, 0.3, 0.1], dtype=dtype)
+    for _ in range(20):
+        pose = np.concatenate([rng.normal(size=3) * 1.5, rng.normal(size=4)])
+        pose[3:] /= np.linalg.norm(pose[3:])
+        d_z = gjk.distance(along_z, None, other, pose)
+        d_turned = gjk.distance(turned, None, other, pose)
+        tol = 1e-12 if dtype == "float64" else 1e-5
+        assert abs(d_z.distance - d_turned.distance) <= tol * (1 + abs(d_turned.distance))

@@ -752,3 +752,45 @@ fn coincident_zero_size_shapes_far_off_with_subnormal_sizes_cast_finite() {
     let r = ray_cast(&a3, &Iso::from_translation(at3), at3 + DVec3::new(1e-305, 0.0, 0.0), -DVec3::X, 1.0, true);
     assert!(r.hit && r.point.is_finite() && (r.point - at3).length() < 1e-9, "{r:?}");
 }
+
+/// gjk-fuzz seed 31 case 15159: a ray starting exactly on a box's corner and heading in, through the GJK path (the
+/// box inside a Minkowski sum with a point), came back with the normal of the box's diagonal, 0.34 off its
+/// supporting plane: the cast of the ray's line ended on GJK's simplex from that corner to the opposite one, whose
+/// normal was taken as a facet's. The normal must support the box at the hit: along it the hit is on the box's
+/// supporting plane. Here, and on rays into random boxes from their corners.
+#[test]
+fn ray_through_a_box_corner_by_gjk_gets_a_supporting_normal_fuzz_31_15159() {
+    let check = |half: DVec2, pose: &Iso<DVec2>, origin: DVec2, dir: DVec2, name: &str| {
+        let boxed = MinkowskiSum::new(Cuboid::new(half).unwrap(), Point::new(DVec2::ZERO).unwrap());
+        for solid in [true, false] {
+            let r = ray_cast(&boxed, pose, origin, dir, 1e3, solid);
+            if !r.hit || r.normal == DVec2::ZERO {
+                continue;
+            }
+            let n = r.normal;
+            let h = pose.transform_point(boxed.support(pose.rotation.inverse_rotate(n))).dot(n);
+            let off = (h - n.dot(r.point)).abs();
+            assert!(off <= 1e-12, "{name} solid {solid}: normal {n:?} is {off:e} from supporting the box at {r:?}");
+        }
+    };
+    let half = DVec2::new(0.22305810111817506, 0.2632136158087541);
+    let pose = Iso::new(Rot2::from_angle(-1.1928284710029566), DVec2::new(0.6342627417358708, -0.9015107075030375));
+    let origin = DVec2::new(0.9612135085429954, -1.011690197907548);
+    check(half, &pose, origin, DVec2::new(-0.01013635205464, -0.0022947780481092127), "fuzz 31:15159");
+    let mut rng = 15159u64;
+    let mut next = move || {
+        rng = rng.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (rng >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for k in 0..200 {
+        let half = DVec2::new(0.1 + next(), 0.1 + next());
+        let pose = Iso::new(Rot2::from_angle(6.3 * next()), DVec2::new(next() - 0.5, next() - 0.5));
+        let corner =
+            DVec2::new(if next() < 0.5 { -half.x } else { half.x }, if next() < 0.5 { -half.y } else { half.y });
+        // Heading into the box from its corner at any angle strictly between its two sides.
+        let angle = 1.5 * next() + 0.01;
+        let local = DVec2::new(-corner.x.signum() * angle.cos(), -corner.y.signum() * angle.sin());
+        let dir = pose.transform_vector(local) * 0.01;
+        check(half, &pose, pose.transform_point(corner), dir, &format!("corner {k}"));
+    }
+}

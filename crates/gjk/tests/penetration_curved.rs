@@ -16,7 +16,10 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2, Rotation};
-use gjk::shape::{Ball, Cone, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Posed, Scaled, SupportMap, Triangle};
+use gjk::shape::{
+    Ball, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Posed, Scaled, Segment, SupportMap,
+    Triangle,
+};
 use gjk::{penetration, Penetration, Status};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -738,4 +741,110 @@ fn equal_cylinders_nearly_concentric_fuzz_7168() {
     let r = reference_pair3(&a, &pa, &a, &pb);
     assert!(check3("fuzz 7168", &a, &pa, &a, &pb, &r, &mut Tally::default()));
     assert!(check3("fuzz 7168 swapped", &a, &pb, &a, &pa, &reference_pair3(&a, &pb, &a, &pa), &mut Tally::default()));
+}
+
+/// Checks that a point on the boundary of `shape` touches it (zero distance) in both orders, the deepest points at
+/// the point itself and the two normals opposite (each a direction along which the other order's supporting planes
+/// touch).
+fn point_on_boundary_touches(name: &str, shape: &dyn SupportMap<DVec3>, pose: &Iso<DVec3>, at: DVec3) {
+    let point = Point::new(DVec3::ZERO).unwrap();
+    let pp = Iso::from_translation(at);
+    let gap = |n: DVec3| n.dot(at) - (pose.transform_point(shape.support(pose.rotation.inverse_rotate(n)))).dot(n);
+    for (order, p) in [
+        ("point, shape", penetration(&point, &pp, shape, pose)),
+        ("shape, point", penetration(shape, pose, &point, &pp)),
+    ] {
+        // The world pose rounds the point up to an ulp or so off the boundary, inside or out.
+        assert!(p.distance.abs() <= 1e-12, "{name} ({order}): distance {:e} for a point on the boundary", p.distance);
+        assert!((p.point_a - at).length() <= 1e-12 && (p.point_b - at).length() <= 1e-12, "{name} ({order}): {p:?}");
+        // A kink of A − B at the origin (a cone's rim) may stall EPA a little above zero: the bound says so.
+        assert!(p.error_bound <= 1e-9, "{name} ({order}): error bound {:e}", p.error_bound);
+        // Along the normal the point's plane and the shape's supporting plane coincide, to the error bound.
+        let n = if order == "point, shape" { -p.normal } else { p.normal };
+        let off = gap(n).abs();
+        assert!(off <= 1e-12 + p.error_bound, "{name} ({order}): normal {:?} is {off:e} from supporting", p.normal);
+    }
+}
+
+/// gjk-fuzz seed 31 case 2849: a point exactly on the rim of a cylinder's cap was 0.49 deep as (point, cylinder)
+/// and 0 deep as (cylinder, point), with status `converged` and an error bound of 0.49. EPA's polytope, around an
+/// origin on the boundary of A − B, folded flat onto the cap's plane, and the faces tied with the nearest (distance
+/// 0) all missed the origin, so the point picked on them was 0.49 away. A point on the boundary touches in both
+/// orders.
+#[test]
+fn point_on_a_cylinder_rim_touches_in_both_orders_fuzz_31_2849() {
+    let cylinder = Cylinder::new(0.5142617890857912, 0.534460792947388).unwrap();
+    let pose = Iso::new(
+        quat([-0.70888688751871, 0.11322017614372479, -0.3208326535953292, 0.6178405787944]),
+        DVec3::new(-0.15340640054405497, -0.6546031910423808, -0.36229092080980285),
+    );
+    let at = DVec3::new(-0.06855902224954774, -0.24455484267622585, -0.9744794549317731);
+    point_on_boundary_touches("fuzz 31:2849", &cylinder, &pose, at);
+}
+
+/// The same on points of cylinders' and cones' rims, caps, sides and apexes, at random poses: zero depth in both
+/// orders.
+#[test]
+fn points_on_rims_caps_and_sides_touch_in_both_orders() {
+    let mut r = SmallRng::seed_from_u64(2849);
+    for k in 0..300 {
+        let (hh, rad) = (uniform(&mut r, 0.2, 1.0), uniform(&mut r, 0.2, 1.0));
+        let pose = Iso::new(unit_quat(&mut r), vec3(&mut r, -1.0, 1.0));
+        let angle = uniform(&mut r, 0.0, std::f64::consts::TAU);
+        let (c, s) = (angle.cos(), angle.sin());
+        let f = uniform(&mut r, -1.0, 1.0);
+        let cylinder = Cylinder::new(hh, rad).unwrap();
+        let cone = Cone::new(hh, rad).unwrap();
+        let cases: [(&str, &dyn SupportMap<DVec3>, DVec3); 6] = [
+            ("cylinder top rim", &cylinder, DVec3::new(rad * c, hh, rad * s)),
+            ("cylinder bottom rim", &cylinder, DVec3::new(rad * c, -hh, rad * s)),
+            ("cylinder cap", &cylinder, DVec3::new(0.5 * rad * c * f, hh, 0.5 * rad * s)),
+            ("cylinder side", &cylinder, DVec3::new(rad * c, hh * f, rad * s)),
+            ("cone rim", &cone, DVec3::new(rad * c, -hh, rad * s)),
+            ("cone apex", &cone, DVec3::new(0.0, hh, 0.0)),
+        ];
+        for (name, shape, local) in cases {
+            point_on_boundary_touches(&format!("{name} {k}"), shape, &pose, pose.transform_point(local));
+        }
+    }
+}
+
+/// gjk-fuzz seed 31 case 1176: a cylinder of radius 0 (a segment 7.9e6 long) with its end 0.0207 into a box 4e6
+/// wide. As a curved shape its direction was refined on the support function, exact in depth but only √ε in
+/// direction at the segment's end (2.5e-8 rad), so along the normal the supporting planes overlapped by 0.086, not
+/// 0.0207. A zero-radius cylinder or cone is its axis: the same answer as the segment, in both orders.
+#[test]
+fn zero_radius_cylinder_end_in_a_huge_box_fuzz_31_1176() {
+    let hh = 3963227.041829968;
+    let pa = Iso::new(
+        quat([-0.5076349185710727, 0.029720879907351606, -0.8129370500675179, -0.2838253184132718]),
+        DVec3::new(-0.9967827777752738, 0.5633192960975191, -0.7684955780175267),
+    );
+    let (x, y, z) = (2037538.2784317324, 3589457.9182560034, 1814568.327562019);
+    let corners: Vec<DVec3> =
+        (0..8).map(|i| DVec3::new([-x, x][i & 1], [-y, y][(i >> 1) & 1], [-z, z][(i >> 2) & 1])).collect();
+    let hull = ConvexPolytope::new(&corners).unwrap();
+    let pb = Iso::new(
+        quat([0.0, 0.0, -std::f64::consts::FRAC_1_SQRT_2, std::f64::consts::FRAC_1_SQRT_2]),
+        DVec3::new(359548.1603557632, 5355234.316149895, 402949.1882271865),
+    );
+    let segment = Segment::new(DVec3::new(0.0, -hh, 0.0), DVec3::new(0.0, hh, 0.0)).unwrap();
+    let tol = 1e-9 * 2.0 * hh;
+    for (name, axis) in [
+        ("cylinder", &Cylinder::new(hh, 0.0).unwrap() as &dyn SupportMap<DVec3>),
+        ("cone", &Cone::new(hh, 0.0).unwrap()),
+    ] {
+        let exact = penetration(&segment, &pa, &hull, &pb);
+        let p = penetration(axis, &pa, &hull, &pb);
+        assert!((p.distance - exact.distance).abs() <= tol, "{name}: {p:?}, segment {exact:?}");
+        // Along the normal, the supporting planes overlap by the depth.
+        let h = |s: &dyn SupportMap<DVec3>, pose: &Iso<DVec3>, n: DVec3| {
+            pose.transform_point(s.support(pose.rotation.inverse_rotate(n))).dot(n)
+        };
+        let along = -(h(axis, &pa, p.normal) + h(&hull, &pb, -p.normal));
+        assert!((along - p.distance).abs() <= tol, "{name}: along the normal {along:e}, distance {:e}", p.distance);
+        let swapped = penetration(&hull, &pb, axis, &pa);
+        assert!((swapped.distance - exact.distance).abs() <= tol, "{name} swapped: {swapped:?}");
+        assert!((swapped.normal + p.normal).length() <= 1e-12, "{name}: normals {:?} {:?}", p.normal, swapped.normal);
+    }
 }

@@ -2,7 +2,7 @@
 //! answer known exactly by construction. Each test says what it guards against.
 
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Quat, Vec3};
-use gjk::shape::{Ball, Capsule, ConvexPolytope, Cuboid, Point, Segment, SupportMap, Triangle};
+use gjk::shape::{Ball, Capsule, Cone, ConvexPolytope, Cuboid, Ellipsoid, Point, Segment, SupportMap, Triangle};
 use gjk::{distance, distance_with, intersects, DistanceOptions, Status};
 
 fn at(x: f64, y: f64, z: f64) -> Iso<DVec3> {
@@ -457,4 +457,78 @@ fn big_polygon_edge_parallel_to_a_box_a_small_gap_away_converges() {
             assert!(intersects(&hull, &pa, &b, &pb) == d.intersecting, "{msg}");
         }
     }
+}
+
+/// Checks the answer of a pair whose run ends on a sliver simplex: the witnesses are `distance · normal` apart to
+/// rounding (1e-12 relative, where a weight off by ε·|w|²/area would leave 1e-9), each lies on its shape to the
+/// properties' 1e-9, and the weights are a convex combination.
+fn assert_sliver_answer<S: SupportMap<DVec3>, T: SupportMap<DVec3>>(
+    a: &S,
+    pa: &Iso<DVec3>,
+    b: &T,
+    pb: &Iso<DVec3>,
+    size: f64,
+) {
+    let d = distance(a, pa, b, pb);
+    assert!(!d.intersecting, "{d:?}");
+    let gap = ((d.point_b - d.point_a) - d.normal * d.distance).length();
+    assert!(gap <= 1e-12 * size, "point_b - point_a - distance * normal = {gap:e}: {d:?}");
+    let on = |p: DVec3, s: &dyn SupportMap<DVec3>, pose: &Iso<DVec3>| {
+        distance(&Point::new(p).unwrap(), &Iso::identity(), s, pose).distance
+    };
+    assert!(on(d.point_a, a, pa) <= 1e-9 * size, "point_a off A: {d:?}");
+    assert!(on(d.point_b, b, pb) <= 1e-9 * size, "point_b off B: {d:?}");
+    let weights = &d.simplex.weights[..d.simplex.len];
+    assert!(weights.iter().all(|&w| w >= 0.0), "{weights:?}");
+    assert!((weights.iter().sum::<f64>() - 1.0).abs() <= 32.0 * f64::EPSILON, "{weights:?}");
+    let back = distance(b, pb, a, pa);
+    assert!((back.distance - d.distance).abs() <= 1e-12 * size, "d(A,B) {} d(B,A) {}", d.distance, back.distance);
+}
+
+/// A flat ellipsoid against a long triangle (found by the properties test when the tetrahedron solve began to stop
+/// at the first facet holding the closest point): GJK ends on a sliver triangle of A − B, two support points 1e-7
+/// apart and the third 2.5 away. Its weights came from sub-areas spanning the long edges, each off by ε·|w|²/area
+/// ≈ 1e-9; renormalised, they moved Σ λᵢ aᵢ off the projection v by 2.4e-9, so the witnesses disagreed with the
+/// distance and normal by that much.
+#[test]
+fn ellipsoid_triangle_sliver_witnesses_meet_the_normal() {
+    let a = Ellipsoid::new(DVec3::new(0.24429784148017378, 1.4455932280282442, 0.10325006215322673)).unwrap();
+    let b = Triangle::new(
+        DVec3::new(-0.833196026449743, 0.6637180921070497, 1.1081810112633372),
+        DVec3::new(-0.6122252691958074, 1.0132537992193489, 0.04004392763862597),
+        DVec3::new(-1.0063779951565364, -1.0688842163958063, -1.1551185391047696),
+    )
+    .unwrap();
+    let pa = Iso::new(
+        DQuat::from_xyzw(0.749626346869899, 0.6132195664119542, -0.17484521949599552, -0.17734501026931124),
+        DVec3::ZERO,
+    );
+    let pb = Iso::new(
+        DQuat::from_xyzw(-0.19074796402938288, 0.850231657779946, -0.14858025264084365, -0.4675951783889491),
+        DVec3::new(-1.9809284027529572, 0.5653370266516063, 1.3673557206011973),
+    );
+    assert_sliver_answer(&a, &pa, &b, &pb, 1.5);
+}
+
+/// A segment against a cone, the same sliver the other way round (two close support points on the cone's rim, the
+/// far one at the segment's other end): the area spanning the short edge was computed from the projection's
+/// corner, ε × 0.5², and the whole area from the two long edges, both 1e-9 relative; the witnesses were 1.8e-9
+/// off the normal.
+#[test]
+fn segment_cone_sliver_witnesses_meet_the_normal() {
+    let a = Segment::new(
+        DVec3::new(0.7450490755011094, 0.8749038335788157, 0.7526458402842594),
+        DVec3::new(-0.834644362144487, -1.0914568760290722, -0.6978823452895188),
+    )
+    .unwrap();
+    let b = Cone::new(0.4822366452626154, 0.8236911473256872).unwrap();
+    let pa = Iso::new(
+        DQuat::from_xyzw(0.7341428158455034, 0.2840612791491281, -0.6137863244364649, -0.060082140153053264),
+        DVec3::new(0.0, -1.3758299161592036, 0.0),
+    );
+    let pb = Iso::new(
+        DQuat::from_xyzw(-0.10293092183353111, -0.6906105142999452, -0.5466763182726448, 0.4621767474773376),
+        DVec3::new(0.4052593555605593, -0.9305919179717304, -0.832321466343694),
+    );
+    assert_sliver_answer(&a, &pa, &b, &pb, 2.0);
 }

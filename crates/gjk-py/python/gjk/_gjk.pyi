@@ -7,7 +7,7 @@ in 3D, an angle or a 2 × 2 matrix in 2D.
 """
 
 import os
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Literal, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -83,19 +83,26 @@ class Box(Shape):
     def __init__(self, half_extents: ArrayLike, dtype: DType = None) -> None: ...
 
 class Capsule(Shape):
-    """A capsule (3D) or stadium (2D) along local y: the segment (0, ±half_height) swept by a ball of radius."""
+    """A capsule (3D) or stadium (2D) along local y (or, in 3D, z with `axis="z"`): the segment (0, ±half_height)
+    swept by a ball of radius."""
 
-    def __init__(self, half_height: float, radius: float, dim: int = 3, dtype: DType = None) -> None: ...
+    def __init__(
+        self, half_height: float, radius: float, dim: int = 3, dtype: DType = None, axis: Literal["y", "z"] = "y"
+    ) -> None: ...
 
 class Cylinder(Shape):
-    """A 3D cylinder along local y, caps at y = ±half_height of `radius`."""
+    """A 3D cylinder along local y, caps at y = ±half_height of `radius` (along local z with `axis="z"`)."""
 
-    def __init__(self, half_height: float, radius: float, dtype: DType = None) -> None: ...
+    def __init__(
+        self, half_height: float, radius: float, dtype: DType = None, axis: Literal["y", "z"] = "y"
+    ) -> None: ...
 
 class Cone(Shape):
-    """A 3D cone along local y: base disc of `radius` at y = −half_height, apex at +half_height."""
+    """A 3D cone along local y: base disc of `radius` at y = −half_height, apex at +half_height (along local z with `axis="z"`)."""
 
-    def __init__(self, half_height: float, radius: float, dtype: DType = None) -> None: ...
+    def __init__(
+        self, half_height: float, radius: float, dtype: DType = None, axis: Literal["y", "z"] = "y"
+    ) -> None: ...
 
 class Ellipsoid(Shape):
     """An ellipsoid (3D) or ellipse (2D) with semi-axes `radii`."""

@@ -1,7 +1,7 @@
 use super::ray::rescale;
 use super::{
-    contact_normal, initial_overlap, pair_scale, pair_size, scaled_options, touch_tolerance, unit_or, valid_motion,
-    Cast, CastOptions,
+    checked_contact_normal, contact_normal, initial_overlap, pair_scale, pair_size, scaled_options, touch_tolerance,
+    unit_or, valid_motion, Cast, CastOptions,
 };
 use crate::gjk::{distance_with, Distance, DistanceOptions, Status, WarmStart};
 use crate::math::{Iso, Real, Vector};
@@ -97,8 +97,11 @@ where
     // A's pose at time t: the pair frame's map to the world then.
     let frame_at = |t: V::Real| Iso::new(pose_a.rotation, pose_a.translation + velocity_a * t);
     // The answer at time t, moved from the pair frame (A's frame at t) to the world.
-    let hit = |d: &Distance<V>, previous: Option<V>, t: V::Real, iterations: u32| {
-        let normal = unit_or(contact_normal(d, radii, previous, v_rel, scale), -v_rel);
+    // `t_d` is the time of the distance `d`, `t` the time of the hit (the same, or a step at the resolution of t).
+    let hit = |d: &Distance<V>, previous: Option<V>, t: V::Real, t_d: V::Real, iterations: u32| {
+        let b_pose = Iso::new(rel.rotation, rel.translation + v_rel * t_d);
+        let shapes = (a, b, &b_pose);
+        let normal = unit_or(checked_contact_normal(shapes, d, radii, previous, v_rel, scale), -v_rel);
         let at_toi = frame_at(t);
         Cast {
             hit: true,
@@ -131,7 +134,7 @@ where
                     ..c
                 };
             }
-            return hit(&d, previous, t, iteration);
+            return hit(&d, previous, t, t, iteration);
         }
         // The distance falls at most as fast as B closes in along the normal (convexity in t): Newton's step.
         // Close to contact the normal comes from the final facet of A − B when there is one (exact there).
@@ -146,7 +149,7 @@ where
         }
         if next - t <= V::Real::from_f64(64.0) * V::Real::EPSILON * t {
             // The step is at the resolution of t: this is the contact time to machine precision.
-            return hit(&d, Some(normal), next, iteration);
+            return hit(&d, Some(normal), next, t, iteration);
         }
         previous = Some(normal);
         t = next;

@@ -23,7 +23,7 @@ pub use ray::{ray_cast, RayCast};
 pub use rotating::{time_of_impact, Angular, Motion};
 
 use crate::gjk::{Distance, Status};
-use crate::math::{Iso, Real, Vector};
+use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
 
 /// Options of the casts.
@@ -219,7 +219,54 @@ pub(crate) fn contact_normal<V: Vector>(
     approach: V,
     scale: V::Real,
 ) -> V {
-    let facet = &d.simplex.points[..d.simplex.len];
+    contact_normal_from(d, d.simplex.len, radii, previous, approach, scale)
+}
+
+/// [`contact_normal`], checked where the final simplex is a facet: GJK's last simplex need not be a facet of
+/// A − B (a segment from a box's corner to the opposite one, when the origin is reached at the corner), and then
+/// its normal is not a normal of A − B at all (a ray through a box's corner came back with the diagonal's normal,
+/// 0.34 off the box's supporting plane: gjk-fuzz seed 31 case 15159). The facet's normal is kept only if A − B's
+/// support value along it is the closest point's (to `1e3 ε` of the scale); else the normal is found as for a
+/// simplex that is no facet. `b_pose` is B's pose in the frame of the distance `d` (A at the identity).
+pub(crate) fn checked_contact_normal<V, A, B>(
+    (a, b, b_pose): (&A, &B, &Iso<V>),
+    d: &Distance<V>,
+    radii: V::Real,
+    previous: Option<V>,
+    approach: V,
+    scale: V::Real,
+) -> V
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let n = contact_normal(d, radii, previous, approach, scale);
+    if V::facet_normal(&d.simplex.points[..d.simplex.len]).is_none() || n == V::zero() {
+        return n;
+    }
+    // A − B's outward normal at the contact is −n (n points from A toward B).
+    let m = -n;
+    let sb = b_pose.transform_point(b.support(b_pose.rotation.inverse_rotate(n)));
+    let h = m.dot(a.support(m)) - m.dot(sb);
+    let w = (0..d.simplex.len).fold(V::zero(), |w, i| w + d.simplex.points[i] * d.simplex.weights[i]);
+    if h - m.dot(w) <= V::Real::from_f64(1e3) * V::Real::EPSILON * scale {
+        n
+    } else {
+        contact_normal_from(d, 0, radii, previous, approach, scale)
+    }
+}
+
+/// [`contact_normal`] with the first `facet` points of the final simplex taken as its facet (0: none).
+fn contact_normal_from<V: Vector>(
+    d: &Distance<V>,
+    facet: usize,
+    radii: V::Real,
+    previous: Option<V>,
+    approach: V,
+    scale: V::Real,
+) -> V {
+    let facet = &d.simplex.points[..facet];
     // The last normal of a larger distance is the more trustworthy reference for the facet's orientation.
     let reference = previous.or((d.normal != V::zero()).then_some(d.normal));
     if let Some(n) = V::facet_normal(facet) {

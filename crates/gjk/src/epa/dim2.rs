@@ -9,7 +9,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::dim3::toward;
+use super::dim3::{touching, toward, Bounds};
 use super::refine::refine;
 use super::{Expansion, Flat, Progress, Report};
 use crate::gjk::{DiffVertex, Status};
@@ -92,14 +92,6 @@ fn add<V: Vector2>(poly: &mut Polygon<V>, i: usize, w: DiffVertex<V>, eps: V::Re
     true
 }
 
-/// The bounds and counters of a run (see `dim3`).
-struct Bounds<R> {
-    upper: R,
-    iterations: u32,
-    scale: R,
-    cap: (u32, usize),
-}
-
 /// What the refinement of a curved pair has done (see `dim3`).
 struct Refinement<V: Vector2> {
     rounds: u32,
@@ -114,7 +106,7 @@ impl<V: Vector2> Refinement<V> {
         &mut self,
         poly: &mut Polygon<V>,
         support: &mut dyn FnMut(V) -> DiffVertex<V>,
-        bounds: &mut Bounds<V::Real>,
+        bounds: &mut Bounds<V>,
         rel_tol: V::Real,
         eps: V::Real,
     ) -> bool {
@@ -126,7 +118,7 @@ impl<V: Vector2> Refinement<V> {
         let refined = refine(support, n0, self.rounds > 0);
         self.rounds += 1;
         self.upper = refined.upper;
-        bounds.upper = bounds.upper.min(refined.upper);
+        bounds.seen(refined.upper, refined.upper_dir);
         for p in &refined.points {
             bounds.scale = bounds.scale.max(p.w.max_abs());
             insert(poly, *p, eps);
@@ -161,7 +153,7 @@ pub fn expand<V: Vector2>(
     if (poly[1].w - poly[0].w).perp_dot(poly[2].w - poly[0].w) < V::Real::ZERO {
         poly.swap(1, 2);
     }
-    let mut bounds = Bounds { upper: V::Real::INFINITY, iterations: 0, scale, cap: (max_iterations, MAIN_VERTS) };
+    let mut bounds = Bounds::new(scale, (max_iterations, MAIN_VERTS));
     let mut refinement = curved.then_some(Refinement { rounds: 0, aim: None, smooth: None, upper: V::Real::INFINITY });
     let status = iterate(&mut poly, support, &mut bounds, &mut refinement, rel_tol, eps, &mut report);
     let n = poly.len();
@@ -192,6 +184,13 @@ pub fn expand<V: Vector2>(
         // Curved: a point of A − B and the direction to it (see `dim3`).
         Some(r) => toward(r.smooth.unwrap_or(witness)).unwrap_or((nrm, d, witness)),
         None => (nrm, d, witness),
+    };
+    // Where the shapes may just touch, the answer must be consistent with the bounds (see `dim3::touching`).
+    let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * bounds.scale;
+    let (normal, depth, witness) = if lower.min(bounds.upper) <= rounding {
+        touching((normal, depth, witness), start, &bounds, rounding, support)
+    } else {
+        (normal, depth, witness)
     };
     let error_bound = (bounds.upper.max(depth) - lower).max(V::Real::ZERO);
     Ok(Expansion {
@@ -240,16 +239,15 @@ fn edge_toward<V: Vector2>(poly: &[DiffVertex<V>], u: V) -> Option<usize> {
 fn iterate<V: Vector2>(
     poly: &mut Polygon<V>,
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
-    bounds: &mut Bounds<V::Real>,
+    bounds: &mut Bounds<V>,
     refinement: &mut Option<Refinement<V>>,
     rel_tol: V::Real,
     eps: V::Real,
     report: &mut Report<'_, V>,
 ) -> Status {
-    let mut resume =
-        |poly: &mut Polygon<V>, bounds: &mut Bounds<V::Real>, support: &mut dyn FnMut(V) -> DiffVertex<V>| {
-            refinement.as_mut().is_some_and(|r| r.resume(poly, support, bounds, rel_tol, eps))
-        };
+    let mut resume = |poly: &mut Polygon<V>, bounds: &mut Bounds<V>, support: &mut dyn FnMut(V) -> DiffVertex<V>| {
+        refinement.as_mut().is_some_and(|r| r.resume(poly, support, bounds, rel_tol, eps))
+    };
     loop {
         let n = poly.len();
         let (i, nrm, d) = nearest(poly);
@@ -264,7 +262,7 @@ fn iterate<V: Vector2>(
         }
         bounds.iterations += 1;
         let w = support(nrm);
-        bounds.upper = bounds.upper.min(nrm.dot(w.w));
+        bounds.seen(nrm.dot(w.w), nrm);
         bounds.scale = bounds.scale.max(w.w.max_abs());
         let upper = bounds.upper;
         let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * bounds.scale;

@@ -52,6 +52,8 @@ pub(crate) struct Refined<V: Vector> {
     pub direction: V,
     /// The smallest h found: an upper bound on the depth.
     pub upper: V::Real,
+    /// The unit direction of that h.
+    pub upper_dir: V,
     /// Support points to add to the polytope: at `direction` first, then its stencil.
     pub points: ArrayVec<DiffVertex<V>, MAX_POINTS>,
     /// Whether the refined direction is a smooth minimum of h: the support point there lies on the line along it
@@ -175,10 +177,18 @@ pub(crate) fn refine<V: Vector>(support: &mut dyn FnMut(V) -> DiffVertex<V>, sta
             points.push(eval(n + u * angle).1);
         }
     }
-    let upper = points.iter().fold(h, |m, p| m.min(p.dir.normalize_or_zero().dot(p.w)));
+    let (upper, upper_dir) = points.iter().fold((h, n), |(m, u), p| {
+        let d = p.dir.normalize_or_zero();
+        let hp = d.dot(p.w);
+        if hp < m {
+            (hp, d)
+        } else {
+            (m, u)
+        }
+    });
     let lateral = (s.w - n * n.dot(s.w)).length();
     let smooth = lateral <= delta * s.w.max_abs().max(h.abs());
-    Refined { direction: n, upper, points, smooth }
+    Refined { direction: n, upper, upper_dir, points, smooth }
 }
 
 /// The Newton step x solving H x = −g on the first `k` coordinates, with H's eigenvalues raised to at least

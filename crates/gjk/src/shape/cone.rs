@@ -32,6 +32,11 @@ impl<V: Vector3> SupportMap<V> for Cone<V::Real> {
             base
         }
     }
+    /// A cone of radius 0 is the segment of its axis (see `Cylinder`'s).
+    #[inline]
+    fn polyhedral(&self) -> bool {
+        self.radius == V::Real::ZERO
+    }
     fn center(&self) -> V {
         V::zero()
     }

@@ -63,7 +63,7 @@ pub(crate) fn tetrahedron<V: Vector3>(p: &[V; 4]) -> Solved<V> {
         return (Barycentric { mask: 0b1111, lambda }, None);
     }
     let degenerate = !(mu.abs() > V::Real::ZERO);
-    best_of_faces(p, |skip| degenerate || !same_sign(mu, sub[skip]), |f: &[V; 3]| triangle(f[0], f[1], f[2]))
+    best_of_faces(p, degenerate, |skip| !same_sign(mu, sub[skip]), |f: &[V; 3]| triangle(f[0], f[1], f[2]))
 }
 
 #[cfg(test)]
@@ -119,6 +119,24 @@ mod tests {
         let (a, b, c) = (DVec3::new(0.0, 0.0, 1.0), DVec3::new(1e-9, 0.0, 1.0), DVec3::new(0.3, 1e3, 1.0));
         let n = triangle_normal(a, b, c).normalize();
         assert_eq!(n.x.abs() + n.y.abs(), 0.0);
+    }
+
+    /// The final simplex of an ellipsoid–triangle run (test `ellipsoid_triangle_sliver_witnesses_meet_the_normal`):
+    /// two vertices 1e-7 apart, the third 2.5 away. The weights must combine to the origin's projection onto the
+    /// triangle's plane to rounding of the vertices (they were 1e-9 off, computed from areas spanning the long
+    /// edges and renormalised).
+    #[test]
+    fn sliver_triangle_weights_combine_to_the_projection() {
+        let p = [
+            DVec3::new(1.5589540860075113, -0.49443351608102615, 0.6166202141645648),
+            DVec3::new(-0.9999516098028629, 0.027905673529955155, -0.5381917393585024),
+            DVec3::new(1.5589541709115653, -0.494433492889526, 0.6166201689491888),
+        ];
+        let (bc, projected) = crate::simplex::triangle(p[0], p[1], p[2]);
+        assert_eq!(bc.mask, 0b111);
+        let v = projected.unwrap();
+        assert!((bc.combine(&p) - v).length() <= 1e-14, "{:?} vs {v:?}", bc.combine(&p));
+        assert!((bc.lambda.iter().sum::<f64>() - 1.0).abs() <= 4.0 * f64::EPSILON);
     }
 
     #[test]

@@ -133,34 +133,64 @@ pub fn solve_triangle<V: Vector>(a: V, b: V, c: V) -> Barycentric<V::Real> {
 pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
     let pts = [a, b, c];
     let (p0, x, y) = V::triangle_projection(a, b, c);
-    let area = |p: V, q: V, r: V| {
-        (q.get(x) - p.get(x)) * (r.get(y) - p.get(y)) - (q.get(y) - p.get(y)) * (r.get(x) - p.get(x))
+    // Signed areas of shadows, each as the cross product of an edge with a vector from one of its ends: the edge
+    // is a difference of two nearby vertices, exact to a few ulps of its own length, so an area's rounding is
+    // ε × its edge × the other vector, not ε × the squared size of the triangle. On a sliver (two vertices close
+    // together, the third far away, as GJK builds when it converges onto a curved surface) the areas spanning the
+    // short edge then keep their digits. `e[i]` is the edge opposite vertex i, from `start[i]`.
+    let cross = |u: V, w: V| u.get(x) * w.get(y) - u.get(y) * w.get(x);
+    let e = [c - b, a - c, b - a];
+    let start = [b, c, a];
+    let len2 = [e[0].length_squared(), e[1].length_squared(), e[2].length_squared()];
+    let long = if len2[0] >= len2[1] && len2[0] >= len2[2] {
+        0
+    } else if len2[1] >= len2[2] {
+        1
+    } else {
+        2
     };
-    let mu = area(a, b, c);
-    let sub = [area(p0, b, c), area(a, p0, c), area(a, b, p0)];
+    // The whole area from the two shorter edges (e0×e1 = e1×e2 = e2×e0): the long edges of a sliver are nearly
+    // parallel and their cross product would keep few digits.
+    let mu = cross(e[(long + 1) % 3], e[(long + 2) % 3]);
+    let sub = [cross(e[0], p0 - start[0]), cross(e[1], p0 - start[1]), cross(e[2], p0 - start[2])];
     if same_sign(mu, sub[0]) && same_sign(mu, sub[1]) && same_sign(mu, sub[2]) {
         let mut lambda = [V::Real::ZERO; 4];
         for i in 0..3 {
             lambda[i] = sub[i] / mu;
         }
+        // The weight of the vertex opposite the longest edge is the least accurate (its area spans that edge);
+        // it is taken as the complement of the other two instead. Weights that did not sum to one, renormalised,
+        // would move the combination along the long edges by the error of that one weight (2.4e-9 on an
+        // ellipsoid–triangle pair, test `ellipsoid_triangle_sliver_witnesses_meet_the_normal`); the complement's
+        // error only slides the point along the short edge.
+        lambda[long] = (V::Real::ONE - (lambda[(long + 1) % 3] + lambda[(long + 2) % 3])).max(V::Real::ZERO);
         return (Barycentric { mask: 0b111, lambda }, Some(p0));
     }
     // The closest point is on an edge: try each edge whose opposite sub-area has the wrong sign (all three
     // when the triangle is degenerate and no sign can be trusted) and keep the nearest.
     let degenerate = !(mu.abs() > V::Real::ZERO);
-    best_of_faces(&pts, |skip| degenerate || !same_sign(mu, sub[skip]), |q: &[V; 2]| (solve_segment(q[0], q[1]), None))
+    best_of_faces(&pts, degenerate, |skip| !same_sign(mu, sub[skip]), |q: &[V; 2]| (solve_segment(q[0], q[1]), None))
 }
 
-/// Runs `solve` on every facet (the simplex without vertex `skip`) that `wanted(skip)` selects and keeps the
-/// result nearest the origin.
+/// Runs `solve` on every facet (the simplex without vertex `skip`) that the origin lies beyond (`beyond(skip)`,
+/// or every facet when the simplex is `degenerate` and no sign can be trusted) and keeps the result nearest the
+/// origin.
+///
+/// A facet the origin lies beyond whose solution keeps all its vertices ends the search at once: the simplex lies
+/// wholly behind that facet's plane (line in 2D), so none of its points is nearer the origin than the origin's
+/// projection onto the plane, which is inside the facet. That point is the answer whatever the other facets hold,
+/// and solving them would only find points as far or farther. (Not so for a facet whose solution is an edge or a
+/// vertex: another facet may hold a nearer point.) In GJK two or three facets of the tetrahedron usually face the
+/// origin (the new vertex lies nearly in the old triangle's plane), so this spares a third of the triangle solves.
 pub(crate) fn best_of_faces<V: Vector, const N: usize, const M: usize>(
     pts: &[V; N],
-    wanted: impl Fn(usize) -> bool,
+    degenerate: bool,
+    beyond: impl Fn(usize) -> bool,
     solve: impl Fn(&[V; M]) -> Solved<V>,
 ) -> Solved<V> {
     let mut best: Option<(V::Real, Solved<V>)> = None;
     for skip in 0..N {
-        if !wanted(skip) {
+        if !(degenerate || beyond(skip)) {
             continue;
         }
         let mut map = [0usize; M];
@@ -170,6 +200,9 @@ pub(crate) fn best_of_faces<V: Vector, const N: usize, const M: usize>(
             face[k] = pts[i];
         }
         let (bc, projected) = solve(&face);
+        if !degenerate && bc.mask.count_ones() as usize == M {
+            return (bc.lift(&map), projected);
+        }
         let bc = bc.lift(&map);
         let d2 = bc.combine(pts).length_squared();
         if best.as_ref().is_none_or(|(bd, _)| d2 < *bd) {
