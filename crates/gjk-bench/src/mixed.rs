@@ -11,7 +11,7 @@ use gjk::shape::{Ball, Capsule, Cuboid, SupportMap};
 use crate::cells::{our_runner, parry_runner, Contender, Who, QUERIES};
 use crate::rng::{seed, Rng};
 use crate::space::{Master, Space, Spec};
-use crate::workload::{Regime, AGREE, CONTACT_PREDICTION, PAIRS, REGIMES};
+use crate::workload::{bisect_crossing, Regime, AGREE, CONTACT_PREDICTION, PAIRS, REGIMES};
 
 /// A mixed pair: A is the unit sphere, B the benchmark's box or capsule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,22 +182,8 @@ fn poses<M: Master>(pair: Mixed, sa: &Spec<M>, sb: &Spec<M>, regime: Regime) -> 
         let pose_a = Iso::new(ra, ta);
         let at = |t: f64| Iso::new(rb, ta + u * <M::Real as Real>::from_f64(t));
         let f = |t: f64| ours(&pose_a, &at(t), is_signed) - want;
-        let (mut t0, mut t1) = (0.0, 8.0);
-        if !(f(t0) < 0.0 && f(t1) > 0.0) {
-            continue;
-        }
-        for _ in 0..200 {
-            let mid = 0.5 * (t0 + t1);
-            if mid <= t0 || mid >= t1 {
-                break;
-            }
-            if f(mid) < 0.0 {
-                t0 = mid;
-            } else {
-                t1 = mid;
-            }
-        }
-        let pose_b = at(t1);
+        let Some(t) = bisect_crossing(f, 0.0, 8.0) else { continue };
+        let pose_b = at(t);
         let mine = ours(&pose_a, &pose_b, is_signed);
         let theirs = M::parry_contact(
             &M::parry_pose(&pose_a),

@@ -208,6 +208,27 @@ impl<M: Master> Visitor<M> for Ours {
 }
 
 /// Generates the workload of a pair in a regime: `pairs` configurations (the benchmarks use [`PAIRS`]).
+/// The least `t` in [`lo`, `hi`] (to the last bit the bisection can split) where `f` is no longer negative, for `f`
+/// negative at `lo` and positive at `hi`; `None` when it is not (the draw is rejected).
+pub(crate) fn bisect_crossing(f: impl Fn(f64) -> f64, lo: f64, hi: f64) -> Option<f64> {
+    let (mut t0, mut t1) = (lo, hi);
+    if !(f(t0) < 0.0 && f(t1) > 0.0) {
+        return None;
+    }
+    for _ in 0..200 {
+        let mid = 0.5 * (t0 + t1);
+        if mid <= t0 || mid >= t1 {
+            break;
+        }
+        if f(mid) < 0.0 {
+            t0 = mid;
+        } else {
+            t1 = mid;
+        }
+    }
+    Some(t1)
+}
+
 pub fn generate<M: Master>(kind: Kind, regime: Regime, spec_a: Spec<M>, spec_b: Spec<M>, pairs: usize) -> Workload<M> {
     let ours = M::visit(&spec_a, &spec_b, Ours);
     let signed = regime == Regime::Penetrating;
@@ -236,22 +257,8 @@ pub fn generate<M: Master>(kind: Kind, regime: Regime, spec_a: Spec<M>, spec_b: 
         let at = |t: f64| Iso::new(rb, ta + u * <M::Real as Real>::from_f64(t));
         let f = |t: f64| ours(&pose_a, &at(t), signed).0 - want;
         // t = 0 puts the shapes' origins together (deep overlap); t = 8 is far apart for unit-size shapes.
-        let (mut t0, mut t1) = (0.0, 8.0);
-        if !(f(t0) < 0.0 && f(t1) > 0.0) {
-            continue;
-        }
-        for _ in 0..200 {
-            let mid = 0.5 * (t0 + t1);
-            if mid <= t0 || mid >= t1 {
-                break;
-            }
-            if f(mid) < 0.0 {
-                t0 = mid;
-            } else {
-                t1 = mid;
-            }
-        }
-        let pose_b = at(t1);
+        let Some(t) = bisect_crossing(f, 0.0, 8.0) else { continue };
+        let pose_b = at(t);
         let (mine, status) = ours(&pose_a, &pose_b, signed);
         let theirs = match &parry {
             (Some(a), Some(b)) => {
