@@ -44,7 +44,6 @@ pub const OPEN: &[(&str, &str, &str)] = &[
 /// that introduced this list).
 pub const FOUND: &[(&str, &str, &str)] = &[
     ("penetration.normal_unit", "", "found: zero penetration normal (f32, shapes of 1e9–1e10)"),
-    ("ray.normal_unit", "", "found: zero ray normal on a hollow hit leaving the shape"),
     (
         "ray.point_on_shape",
         "",
@@ -60,7 +59,9 @@ pub const FOUND: &[(&str, &str, &str)] = &[
         "",
         "found: solid ray starting inside a thin slab / capsule core hit later than 0 or past the surface",
     ),
-    ("ray.missed_hit", "", "found: ray misses a shape its segment crosses (e.g. a zero-radius capsule)"),
+    // 2D capsules of radius 0 and 2D segments are cast exactly since right11 (seed 31: 14 of these, and all 18
+    // `ray.normal_unit`, gone); what is left: f32 rays on thin or huge shapes.
+    ("ray.missed_hit", "", "found: ray misses a shape its segment crosses (f32: thin slabs, shapes of 1e9)"),
     ("cast.hit_is_contact", "", "found: f32 linear shape_cast hit where the shapes are still apart"),
     ("warm.same_distance", "", "found: warm-started distance says intersecting where the cold one says far apart"),
     ("intersects.equals_distance", "", "found: intersects and distance().intersecting disagree"),

@@ -6,7 +6,7 @@
 
 use crate::common;
 use crate::common::{log_uniform, rng, uniform, unit_quat, Space2, Space3};
-use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Vec2, Vec3, Vector};
+use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};
 use gjk::shape::{Ball, Capsule, Cuboid, Point, Segment, SupportMap};
 use gjk::trace::Recorder;
 use gjk::{distance_with, intersection, intersects, penetration_with, Distance, DistanceOptions, Status, WarmStart};
@@ -346,5 +346,71 @@ fn discs_2d_exact() {
         let cap = Capsule::new(1.0, 0.5).unwrap();
         let foot = DVec2::new(0.0, local.y.clamp(-1.0, 1.0));
         both(&cap, &pose_sq, &disc, &pose_disc, 4e5, Some((local - foot).length() - 0.75));
+    }
+}
+
+/// gjk-fuzz seed 31 cases 17896 (2D), 17496 (2D) and 6972 (3D): a ball whose centre is 1e-12–1e-8 from a capsule's
+/// core segment, inside it. The closed form's normal was the direction of the centre less its foot on the core —
+/// a vector of rounding size whose direction was noise, 2.3e-5 rad off the core's perpendicular — and along it the
+/// capsule reached 2.6e-5 farther than the depth said. The normal is now made perpendicular to the core: the
+/// depth (radii less the centre's distance to the core) is then exact along it. Here, and on balls centred within
+/// 1e-15–1e-6 of random capsules' cores, in both orders: the normal is perpendicular to the core, and along it the
+/// supporting planes are the depth apart.
+#[test]
+fn ball_centred_within_rounding_of_a_capsule_core_gets_a_perpendicular_normal_fuzz_31_17896_6972() {
+    fn check<V: Vector<Real = f64>>(cap: &Capsule<f64>, pc: &Iso<V>, ball: &Ball<f64>, pb: &Iso<V>, name: &str) {
+        let axis = pc.rotation.rotate(V::axis(1));
+        for swapped in [false, true] {
+            let p = if swapped {
+                penetration_with(ball, pb, cap, pc, &DistanceOptions::default(), &mut ())
+            } else {
+                penetration_with(cap, pc, ball, pb, &DistanceOptions::default(), &mut ())
+            };
+            let size = cap.half_height + cap.radius + ball.radius;
+            assert!(
+                p.normal.dot(axis).abs() <= 1e-14,
+                "{name} swapped {swapped}: normal {:?} not across the core",
+                p.normal
+            );
+            // Along the normal (from the first shape toward the second) the planes overlap by exactly the depth.
+            let h = |s: &dyn SupportMap<V>, pose: &Iso<V>, n: V| {
+                pose.transform_point(s.support(pose.rotation.inverse_rotate(n))).dot(n) + s.radius()
+            };
+            let n = p.normal;
+            let overlap = if swapped { h(ball, pb, n) + h(cap, pc, -n) } else { h(cap, pc, n) + h(ball, pb, -n) };
+            assert!(
+                (overlap - p.depth).abs() <= 1e-12 * size,
+                "{name} swapped {swapped}: depth {} along a normal overlapping by {overlap}",
+                p.depth
+            );
+        }
+    }
+    let cap = Capsule::new(1.0896484251755214, 0.9335401526681003).unwrap();
+    let ball = Ball::new(1.1544559349803003).unwrap();
+    let pc = Iso::new(Rot2::from_angle(1.5707963267948966), DVec2::new(-0.9994115279602838, -0.3092441101740897));
+    let pb = Iso::from_translation(DVec2::new(-0.999411527958394, -0.30924411017882913));
+    check(&cap, &pc, &ball, &pb, "fuzz 31:17896");
+    let cap3 = Capsule::new(133.83758649416615, 348.7241345606616).unwrap();
+    let ball3 = Ball::new(72.39422785785966).unwrap();
+    let pc3 = Iso::new(
+        DQuat::from_xyzw(1.0, 0.0, 0.0, 0.0),
+        DVec3::new(0.6894850055212369, 0.03439245890259501, 0.48027627404870654),
+    );
+    let pb3 = Iso::from_translation(DVec3::new(0.6894850517892527, 0.03439241588348153, 0.48027626145362495));
+    check(&cap3, &pc3, &ball3, &pb3, "fuzz 31:6972");
+    let mut r = rng(17896);
+    for k in 0..300 {
+        let cap = Capsule::new(log_uniform(&mut r, 1e-3, 1e3), log_uniform(&mut r, 1e-3, 1e3)).unwrap();
+        let ball = Ball::new(log_uniform(&mut r, 1e-3, 1e3)).unwrap();
+        let off = log_uniform(&mut r, 1e-15, 1e-6) * cap.half_height.max(1.0);
+        let t = uniform(&mut r, -0.95, 0.95) * cap.half_height;
+        let pc = Iso::new(unit_quat(&mut r), DVec3::new(uniform(&mut r, -1.0, 1.0), uniform(&mut r, -1.0, 1.0), 0.5));
+        let side = common::unit3(&mut r);
+        let centre = pc.transform_point(DVec3::new(0.0, t, 0.0) + (side - DVec3::Y * side.y).normalize() * off);
+        check(&cap, &pc, &ball, &Iso::from_translation(centre), &format!("3D {k}"));
+        let pc2 = Iso::new(Rot2::from_angle(common::angle(&mut r)), DVec2::new(uniform(&mut r, -1.0, 1.0), 0.5));
+        let sign = if k % 2 == 0 { 1.0 } else { -1.0 };
+        let centre2 = pc2.transform_point(DVec2::new(sign * off, t));
+        check(&cap, &pc2, &ball, &Iso::from_translation(centre2), &format!("2D {k}"));
     }
 }

@@ -10,7 +10,7 @@ use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion,
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};
 use gjk::shape::{
     Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, MinkowskiSum, Point, Posed, Rounded, Segment,
-    SupportFn, SupportMap,
+    SupportFn, SupportMap, Triangle,
 };
 use gjk::Status;
 
@@ -792,5 +792,116 @@ fn ray_through_a_box_corner_by_gjk_gets_a_supporting_normal_fuzz_31_15159() {
         let local = DVec2::new(-corner.x.signum() * angle.cos(), -corner.y.signum() * angle.sin());
         let dir = pose.transform_vector(local) * 0.01;
         check(half, &pose, pose.transform_point(corner), dir, &format!("corner {k}"));
+    }
+}
+
+/// gjk-fuzz seed 31 case 5891: a ray starting exactly on a triangle's corner and heading out of it, between the
+/// two faces' outward normals, through the GJK path (a 2D triangle has no closed form), came back with the normal
+/// of one face flipped, pointing into the triangle (0.91 off its supporting plane). The cast of the ray's line met
+/// the corner with GJK's simplex on the face it did not come over, and that face's normal was oriented like the
+/// approach's, which the corner turns by more than a right angle. Checked on A − B itself now (along the normal A −
+/// B reaches no further than the contact). Here, and on rays leaving random triangles at their corners: every hit
+/// normal supports the triangle at the hit.
+#[test]
+fn ray_leaving_a_triangle_corner_by_gjk_gets_a_supporting_normal_fuzz_31_5891() {
+    let check = |tri: &Triangle<DVec2>, pose: &Iso<DVec2>, origin: DVec2, dir: DVec2, name: &str| {
+        for solid in [true, false] {
+            let r = ray_cast(tri, pose, origin, dir, 1e3, solid);
+            if !r.hit || r.normal == DVec2::ZERO {
+                continue;
+            }
+            let n = r.normal;
+            let h = pose.transform_point(tri.support(pose.rotation.inverse_rotate(n))).dot(n);
+            let off = (h - n.dot(r.point)).abs();
+            assert!(
+                off <= 1e-12,
+                "{name} solid {solid}: normal {n:?} is {off:e} from supporting the triangle at {r:?}"
+            );
+        }
+    };
+    let tri = Triangle::new(
+        DVec2::new(-0.18770901934588724, 0.6882311269232388),
+        DVec2::new(0.026530551810460094, -0.654649856737815),
+        DVec2::new(0.8184871485048818, -0.1277126567522029),
+    )
+    .unwrap();
+    let pose = Iso::new(Rot2::from_angle(3.076853090212829), DVec2::new(-0.2251106610348974, -0.9422802139784472));
+    let origin = DVec2::new(-1.0336208950176662, -0.761883605064956);
+    check(&tri, &pose, origin, DVec2::new(-1.7772528009069275e-6, -2.7583296169120633e-6), "fuzz 31:5891");
+    let mut rng = common::rng(5891);
+    for k in 0..300 {
+        let p =
+            [common::in_square2(&mut rng, 1.0), common::in_square2(&mut rng, 1.0), common::in_square2(&mut rng, 1.0)];
+        let Ok(tri) = Triangle::new(p[0], p[1], p[2]) else { continue };
+        let pose = common::pose2(&mut rng, 1.0);
+        let corner = p[k % 3];
+        // Any direction: those into the triangle enter it, the others graze the corner on their way out.
+        let dir = pose.transform_vector(common::unit2(&mut rng)) * 0.01;
+        check(&tri, &pose, pose.transform_point(corner), dir, &format!("corner {k}"));
+    }
+}
+
+/// gjk-fuzz seed 31 cases 4934, 5313 (and 11172, 7404, 3637 in f32): rays across a 2D capsule of radius 0 — a
+/// segment — missed it (the line's foot on the round middle, a rounding error off the axis, was outside the
+/// radius 0) or hit it with a zero normal (the middle's radial direction at radius 0). In 2D the middle is the
+/// rectangle |x| ≤ r, |y| ≤ h, cut by slabs, and a 2D [`Segment`] casts as that capsule in its own frame: a line
+/// crossing the segment hits it where it crosses, with the segment's normal facing the ray. Against the crossing
+/// solved here by Cramer's rule.
+#[test]
+fn ray_across_a_zero_radius_2d_capsule_or_segment_hits_where_it_crosses_fuzz_31_4934_5313() {
+    // (ends of the segment, origin, direction, max_toi): the expected hit from the two lines' crossing.
+    let check = |ends: (DVec2, DVec2), hit: RayCast<DVec2>, o: DVec2, d: DVec2, max_toi: f64, name: &str| {
+        let (a, b) = ends;
+        let e = b - a;
+        let det = e.x * d.y - e.y * d.x;
+        let rhs = a - o;
+        // o + t d = a + s e  ⇒  t d − s e = a − o.
+        let t = (e.x * rhs.y - e.y * rhs.x) / det;
+        let s = (d.x * rhs.y - d.y * rhs.x) / det;
+        let crosses = (1e-9..=1.0 - 1e-9).contains(&s) && t >= 0.0 && t * (1.0 + 1e-12) < max_toi;
+        if !crosses {
+            return;
+        }
+        assert!(hit.hit, "{name}: the ray crosses the segment at t = {t}, s = {s} but misses: {hit:?}");
+        let scale = e.length() + (a - o).length();
+        assert!(((hit.toi - t) * d.length()).abs() <= 1e-12 * scale, "{name}: toi {} for {t}: {hit:?}", hit.toi);
+        let mut n = DVec2::new(e.y, -e.x).normalize();
+        if n.dot(d) > 0.0 {
+            n = -n;
+        }
+        assert!((hit.normal - n).length() <= 1e-12, "{name}: normal {:?}, the segment's {n:?}", hit.normal);
+    };
+    let capsule = |h: f64, pose: &Iso<DVec2>, o: DVec2, d: DVec2, max_toi: f64, name: &str| {
+        let c = Capsule::new(h, 0.0).unwrap();
+        let ends = (pose.transform_point(DVec2::new(0.0, -h)), pose.transform_point(DVec2::new(0.0, h)));
+        for solid in [true, false] {
+            check(ends, ray_cast(&c, pose, o, d, max_toi, solid), o, d, max_toi, name);
+        }
+    };
+    let pose = Iso::new(Rot2::from_angle(0.8681318568964702), DVec2::new(-0.7918645233152639, 0.6101967190267401));
+    let (o, d) =
+        (DVec2::new(1.5150517713491736, 2.2697472447669105), DVec2::new(-18.413596570124252, -11.90958111012163));
+    capsule(0.6478339175972843, &pose, o, d, 77.23380235775623, "fuzz 31:4934");
+    let pose = Iso::new(Rot2::from_angle(-1.8020895842469003e-9), DVec2::new(0.8622425638784703, 0.9645514223556872));
+    let (o, d) =
+        (DVec2::new(2.273109350737398, 0.2606623974227823), DVec2::new(-84.51868685008888, 41.709432988513186));
+    capsule(0.48316083136838595, &pose, o, d, 855.4411359373642, "fuzz 31:5313");
+    let mut rng = common::rng(4934);
+    for k in 0..400 {
+        let pose = common::pose2(&mut rng, 1.0);
+        let h = common::log_uniform(&mut rng, 1e-3, 10.0);
+        // Aimed at a point of the segment from a few sizes away.
+        let target = pose.transform_point(DVec2::new(0.0, h * common::uniform(&mut rng, -0.99, 0.99)));
+        let o = target + common::unit2(&mut rng) * common::uniform(&mut rng, 0.1, 5.0);
+        let d = (target - o) * common::log_uniform(&mut rng, 1e-3, 1e3);
+        capsule(h, &pose, o, d, 1e6, &format!("capsule {k}"));
+        let (a, b) = (common::in_square2(&mut rng, 1.0), common::in_square2(&mut rng, 1.0));
+        let seg = Segment::new(a, b).unwrap();
+        let target = a + (b - a) * common::uniform(&mut rng, 0.01, 0.99);
+        let o = target + common::unit2(&mut rng) * common::uniform(&mut rng, 0.1, 5.0);
+        let d = target - o;
+        for solid in [true, false] {
+            check((a, b), ray_cast(&seg, &Iso::identity(), o, d, 10.0, solid), o, d, 10.0, &format!("segment {k}"));
+        }
     }
 }

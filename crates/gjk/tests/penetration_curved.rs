@@ -33,6 +33,10 @@ enum Spec3 {
     Cone(f64, f64),
     Ellipsoid(DVec3),
     Ball(f64),
+    /// Half-extents (the library's `Cuboid`).
+    Box(DVec3),
+    /// Axis y, half height, radius (the library's `Capsule`).
+    Capsule(f64, f64),
     /// The convex hull of points (boxes, triangles).
     Points(Vec<DVec3>),
     Sum(Box<Spec3>, Box<Spec3>),
@@ -67,6 +71,8 @@ impl Spec3 {
                 }
             }
             Spec3::Ball(r) => d.normalize_or_zero() * *r,
+            Spec3::Box(h) => DVec3::new(h.x.copysign(d.x), h.y.copysign(d.y), h.z.copysign(d.z)),
+            Spec3::Capsule(hh, r) => DVec3::new(0.0, hh.copysign(d.y), 0.0) + d.normalize_or_zero() * *r,
             Spec3::Points(p) => p.iter().copied().fold(p[0], |m, q| if q.dot(d) > m.dot(d) { q } else { m }),
             Spec3::Sum(a, b) => a.support(d) + b.support(d),
             Spec3::Scaled(s, k) => *k * s.support(*k * d),
@@ -98,6 +104,8 @@ impl Spec3 {
             Spec3::Cone(hh, r) => Box::new(Cone::new(*hh, *r).unwrap()),
             Spec3::Ellipsoid(r) => Box::new(Ellipsoid::new(*r).unwrap()),
             Spec3::Ball(r) => Box::new(Ball::new(*r).unwrap()),
+            Spec3::Box(h) => Box::new(Cuboid::new(*h).unwrap()),
+            Spec3::Capsule(hh, r) => Box::new(gjk::shape::Capsule::new(*hh, *r).unwrap()),
             Spec3::Points(p) if p.len() == 3 => Box::new(Triangle::new(p[0], p[1], p[2]).unwrap()),
             Spec3::Points(p) => Box::new(gjk::shape::ConvexPolytope::new(p).unwrap()),
             Spec3::Sum(a, b) => Box::new(MinkowskiSum::new(a.build(), b.build())),
@@ -741,6 +749,84 @@ fn equal_cylinders_nearly_concentric_fuzz_7168() {
     let r = reference_pair3(&a, &pa, &a, &pb);
     assert!(check3("fuzz 7168", &a, &pa, &a, &pb, &r, &mut Tally::default()));
     assert!(check3("fuzz 7168 swapped", &a, &pb, &a, &pa, &reference_pair3(&a, &pb, &a, &pa), &mut Tally::default()));
+}
+
+/// gjk-fuzz seed 31 case 14807: a cylinder on a box 87,432 long, 1e-6 deep: the depth was right but the normal
+/// 1.8e-5 rad off the box's face, and along it the box reached 1.59 farther. The answer's direction was that of
+/// the deepest point, a combination of EPA's vertices as large as the box: good to ε·size / depth only. The face's
+/// own normal (from its edges) is good to ε; the one with the lesser support value is kept. Both orders.
+#[test]
+fn cylinder_on_a_box_87432_long_1e_6_deep_fuzz_31_14807() {
+    let a = Spec3::Cylinder(1.4832811434707276, 1.1751203568791166);
+    let pa = Iso::from_translation(DVec3::new(-0.48993617727569805, -0.8143775839320493, 0.9436617294840437));
+    let b = Spec3::Box(DVec3::new(0.761959447629882, 87431.99399593427, 1.3034510678397573));
+    let pb = Iso::new(quat([0.0, 1.0, 0.0, 0.0]), DVec3::new(0.0, 0.0, -1.5349086952348303));
+    assert!(check3("fuzz 31:14807", &a, &pa, &b, &pb, &reference_pair3(&a, &pa, &b, &pb), &mut Tally::default()));
+    assert!(check3(
+        "fuzz 31:14807 swapped",
+        &b,
+        &pb,
+        &a,
+        &pa,
+        &reference_pair3(&b, &pb, &a, &pa),
+        &mut Tally::default()
+    ));
+}
+
+/// gjk-fuzz seed 31 cases 2463, 15583, 10474: ellipsoids 1e-10–1e-9 thin (and a cylinder of radius 6e-10, a box of
+/// half-extent 0 and 9e-10) at the same centre as a capsule, a slab, a needle: depths of 2e-10–7e-2 whose normals
+/// were 1e-7–1e-5 rad off, along which the shapes reached 2e-9–4.6e-8 farther than the depth (tolerance 1e-9 of
+/// their size). The direction to the refined support point is good to ε·size / (core depth): here 1e-6; the
+/// faces of EPA's polytope around it, with normals from their edges, do better. Both orders.
+#[test]
+fn thin_ellipsoids_inside_capsule_slab_and_needle_fuzz_31_2463_15583_10474() {
+    let pose = |q: [f64; 4], t: [f64; 3]| Iso::new(quat(q), DVec3::from_array(t));
+    let cases = [
+        (
+            "fuzz 31:2463",
+            Spec3::Capsule(0.16262841735704475, 0.06870869008780488),
+            pose(
+                [0.14845611912314963, 0.17727323201290893, 0.6466125742051402, -0.726929955901112],
+                [0.5004008765557151, 0.01516090984300833, 0.7896005590106538],
+            ),
+            Spec3::Ellipsoid(DVec3::new(1.4352931967964967e-9, 0.12356890777522656, 1.7311568015965336e-10)),
+            pose(
+                [0.701785428791563, 0.11111282996959705, 0.6954659443936246, -0.1071366937172945],
+                [0.5004008765557151, 0.01516090984300833, 0.7896005590106538],
+            ),
+        ),
+        (
+            "fuzz 31:15583",
+            Spec3::Box(DVec3::new(0.3538999592184432, 0.0, 9.275967813920524e-10)),
+            pose(
+                [-7.084233038273366e-8, 1.1343504054995984e-7, 1.6129005429813704e-7, 0.999999999999978],
+                [-0.20893630659896667, -0.7642512097080196, -0.553673584349464],
+            ),
+            Spec3::Ellipsoid(DVec3::new(2.049424157670185e-9, 0.3330215365585094, 0.0)),
+            pose(
+                [0.3111774905521058, 0.6062078561397725, -0.6622451445917344, 0.31162794000664934],
+                [-0.20893630659896667, -0.7642512097080196, -0.553673584349464],
+            ),
+        ),
+        (
+            "fuzz 31:10474",
+            Spec3::Cylinder(0.28909966350369254, 6.259522168334786e-10),
+            pose(
+                [-0.11880474256226521, -0.4734895119747591, -0.047443184730698015, 0.8714598438351748],
+                [0.5453974594702895, -0.5271952824846868, 0.14627978079694892],
+            ),
+            Spec3::Ellipsoid(DVec3::new(0.5974278887399203, 3.034013435307437e-7, 1.8079627367869838e-10)),
+            pose(
+                [-0.11880474256226521, -0.4734895119747591, -0.047443184730698015, 0.8714598438351748],
+                [0.5453974594702895, -0.5271952824846868, 0.14627978079694892],
+            ),
+        ),
+    ];
+    for (name, a, pa, b, pb) in &cases {
+        assert!(check3(name, a, pa, b, pb, &reference_pair3(a, pa, b, pb), &mut Tally::default()));
+        let swapped = format!("{name} swapped");
+        assert!(check3(&swapped, b, pb, a, pa, &reference_pair3(b, pb, a, pa), &mut Tally::default()));
+    }
 }
 
 /// Checks that a point on the boundary of `shape` touches it (zero distance) in both orders, the deepest points at

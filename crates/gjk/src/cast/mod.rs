@@ -225,9 +225,17 @@ pub(crate) fn contact_normal<V: Vector>(
 /// [`contact_normal`], checked where the final simplex is a facet: GJK's last simplex need not be a facet of
 /// A − B (a segment from a box's corner to the opposite one, when the origin is reached at the corner), and then
 /// its normal is not a normal of A − B at all (a ray through a box's corner came back with the diagonal's normal,
-/// 0.34 off the box's supporting plane: gjk-fuzz seed 31 case 15159). The facet's normal is kept only if A − B's
-/// support value along it is the closest point's (to `1e3 ε` of the scale); else the normal is found as for a
-/// simplex that is no facet. `b_pose` is B's pose in the frame of the distance `d` (A at the identity).
+/// 0.34 off the box's supporting plane: gjk-fuzz seed 31 case 15159). Nor need the reference that orients a
+/// facet's normal be on the facet's side: at a vertex of A − B whose two faces turn by more than a right angle,
+/// the normal of the face the approach came over points away from the other face's, so the other face — GJK's
+/// simplex when the contact is at their shared vertex — came back flipped, out of the shape instead of into it (a
+/// ray grazing a triangle's corner: gjk-fuzz seed 31 case 5891).
+///
+/// So the normal is checked on A − B itself: n (from A toward B) is A − B's outward normal at the contact w, so
+/// A − B's support value along n is w's, h(n) = n·w (to `1e3 ε` of the scale). The facet's normal is kept in the
+/// orientation that passes, the reference's where both do (A − B flat along it); where neither does the normal is
+/// found as for a simplex that is no facet. `b_pose` is B's pose in the frame of the distance `d` (A at the
+/// identity).
 pub(crate) fn checked_contact_normal<V, A, B>(
     (a, b, b_pose): (&A, &B, &Iso<V>),
     d: &Distance<V>,
@@ -245,13 +253,17 @@ where
     if V::facet_normal(&d.simplex.points[..d.simplex.len]).is_none() || n == V::zero() {
         return n;
     }
-    // A − B's outward normal at the contact is −n (n points from A toward B).
-    let m = -n;
-    let sb = b_pose.transform_point(b.support(b_pose.rotation.inverse_rotate(n)));
-    let h = m.dot(a.support(m)) - m.dot(sb);
     let w = (0..d.simplex.len).fold(V::zero(), |w, i| w + d.simplex.points[i] * d.simplex.weights[i]);
-    if h - m.dot(w) <= V::Real::from_f64(1e3) * V::Real::EPSILON * scale {
+    // How far A − B reaches past the contact along m: h_A(m) + h_B(−m) − m·w, zero when m supports it at w.
+    let beyond = |m: V| {
+        let sb = b_pose.transform_point(b.support(b_pose.rotation.inverse_rotate(-m)));
+        m.dot(a.support(m)) - m.dot(sb) - m.dot(w)
+    };
+    let tol = V::Real::from_f64(1e3) * V::Real::EPSILON * scale;
+    if beyond(n) <= tol {
         n
+    } else if beyond(-n) <= tol {
+        -n
     } else {
         contact_normal_from(d, 0, radii, previous, approach, scale)
     }

@@ -182,7 +182,19 @@ pub fn expand<V: Vector2>(
         DiffVertex { w: bc.combine(&[a.w, b.w]), a: bc.combine(&[a.a, b.a]), b: bc.combine(&[a.b, b.b]), dir: nrm };
     let (normal, depth, witness) = match refinement {
         // Curved: a point of A − B and the direction to it (see `dim3`).
-        Some(r) => toward(r.smooth.unwrap_or(witness)).unwrap_or((nrm, d, witness)),
+        // Where the direction to that point, good to ε·size / depth, leaves its support value above the point's
+        // distance by more than rounding (a depth of 1e-10 between shapes of size 1), the edge's own normal, from
+        // its ends, may do better: the one with the lesser support value (see `dim3::least_support`).
+        Some(r) => {
+            let answer = toward(r.smooth.unwrap_or(witness)).unwrap_or((nrm, d, witness));
+            let mut h = |n: V| n.dot(support(n).w);
+            let h_answer = h(answer.0);
+            if h_answer - answer.1 <= tie || nrm == V::zero() || h(nrm) >= h_answer {
+                answer
+            } else {
+                (nrm, d, witness)
+            }
+        }
         None => (nrm, d, witness),
     };
     // Where the shapes may just touch, the answer must be consistent with the bounds (see `dim3::touching`).

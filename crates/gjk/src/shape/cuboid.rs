@@ -1,4 +1,4 @@
-use super::ray_span::{decide, slab, Span};
+use super::ray_span::{box_span, decide};
 use super::{check_sizes, length_unscaled, Aabb, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
 
@@ -88,20 +88,7 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
     }
 }
 
-/// Ray o + t·d against the box |pᵢ| ≤ hᵢ by slabs: the ray is inside slab i between its two crossings; the last
-/// entry and the first exit bound the stretch inside the box, and the slab crossed there gives the normal.
+/// Ray o + t·d against the box |pᵢ| ≤ hᵢ (see [`box_span`]).
 fn ray_box<V: Vector>(h: V, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {
-    let mut s = Span { t_in: -V::Real::INFINITY, n_in: V::zero(), t_out: V::Real::INFINITY, n_out: V::zero() };
-    for i in 0..V::DIM {
-        let (enter, leave) = slab(o.get(i), d.get(i), -h.get(i), h.get(i))?;
-        // Entering through the face the ray faces (the −sign(d) side), leaving through the other.
-        let side = if d.get(i) > V::Real::ZERO { V::axis(i) } else { -V::axis(i) };
-        if enter > s.t_in {
-            (s.t_in, s.n_in) = (enter, -side);
-        }
-        if leave < s.t_out {
-            (s.t_out, s.n_out) = (leave, side);
-        }
-    }
-    decide(Some(s), max_toi, solid)
+    decide(box_span(h, o, d), max_toi, solid)
 }

@@ -159,6 +159,25 @@ pub(crate) fn slab<R: Real>(o: R, d: R, lo: R, hi: R) -> Option<(R, R)> {
     Some((t1.min(t2), t1.max(t2)))
 }
 
+/// Where the line o + t·d meets the box |pᵢ| ≤ hᵢ, by slabs: the line is inside slab i between its two crossings;
+/// the last entry and the first exit bound the stretch inside the box, and the slab crossed there gives the
+/// normal. `None` when the line misses.
+pub(crate) fn box_span<V: Vector>(h: V, o: V, d: V) -> Option<Span<V>> {
+    let mut s = Span { t_in: -V::Real::INFINITY, n_in: V::zero(), t_out: V::Real::INFINITY, n_out: V::zero() };
+    for i in 0..V::DIM {
+        let (enter, leave) = slab(o.get(i), d.get(i), -h.get(i), h.get(i))?;
+        // Entering through the face the ray faces (the −sign(d) side), leaving through the other.
+        let side = if d.get(i) > V::Real::ZERO { V::axis(i) } else { -V::axis(i) };
+        if enter > s.t_in {
+            (s.t_in, s.n_in) = (enter, -side);
+        }
+        if leave < s.t_out {
+            (s.t_out, s.n_out) = (leave, side);
+        }
+    }
+    Some(s)
+}
+
 /// The ray's answer: the entry if it lies ahead, else (starting inside) t = 0 for a solid shape — with the exit
 /// normal when the start is on the surface heading out, none when strictly inside — or the exit for a hollow one.
 pub(crate) fn decide<V: Vector>(span: Option<Span<V>>, max_toi: V::Real, solid: bool) -> Option<(V::Real, V)> {

@@ -47,4 +47,25 @@ impl<V: Vector> SupportMap<V> for Segment<V> {
         out.push(self.a, 0);
         out.push(self.b, 1);
     }
+    fn ray_cast_local(&self, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+        ray_segment_2d(self.a, self.b, o, d, max_toi, solid)
+    }
+}
+
+/// A ray against a segment of the plane: the capsule of radius 0 along it, in the segment's frame (x across it, y
+/// along it), so that a line crossing it meets it in one point with the segment's own normal there — the GJK path
+/// answered with normals up to 2.8e-7 off the segment's (gjk-fuzz seed 31 cases 12195, 14260). In 3D a line meets
+/// a segment only where it is exactly coplanar, and the GJK path answers (`None`); so does a segment whose ends
+/// coincide or whose length overflows.
+fn ray_segment_2d<V: Vector>(a: V, b: V, o: V, d: V, max_toi: V::Real, solid: bool) -> Option<Option<(V::Real, V)>> {
+    let half = (b - a) * V::Real::HALF;
+    let length = half.length();
+    if V::DIM != 2 || !(length > V::Real::ZERO) || !length.is_finite() {
+        return None;
+    }
+    let along = half * (V::Real::ONE / length);
+    let across = V::from_fn(|i| if i == 0 { along.get(1) } else { -along.get(0) });
+    let local = |v: V| V::from_fn(|i| if i == 0 { v.dot(across) } else { v.dot(along) });
+    let hit = super::capsule::ray_capsule(length, V::Real::ZERO, local(o - (a + half)), local(d), max_toi, solid);
+    Some(hit.map(|(t, n)| (t, across * n.get(0) + along * n.get(1))))
 }
