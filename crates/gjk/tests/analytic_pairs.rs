@@ -387,7 +387,8 @@ fn ball_centred_within_rounding_of_a_capsule_core_gets_a_perpendicular_normal_fu
     }
     let cap = Capsule::new(1.0896484251755214, 0.9335401526681003).unwrap();
     let ball = Ball::new(1.1544559349803003).unwrap();
-    let pc = Iso::new(Rot2::from_angle(1.5707963267948966), DVec2::new(-0.9994115279602838, -0.3092441101740897));
+    let pc =
+        Iso::new(Rot2::from_angle(std::f64::consts::FRAC_PI_2), DVec2::new(-0.9994115279602838, -0.3092441101740897));
     let pb = Iso::from_translation(DVec2::new(-0.999411527958394, -0.30924411017882913));
     check(&cap, &pc, &ball, &pb, "fuzz 31:17896");
     let cap3 = Capsule::new(133.83758649416615, 348.7241345606616).unwrap();

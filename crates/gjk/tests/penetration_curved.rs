@@ -751,26 +751,32 @@ fn equal_cylinders_nearly_concentric_fuzz_7168() {
     assert!(check3("fuzz 7168 swapped", &a, &pb, &a, &pa, &reference_pair3(&a, &pb, &a, &pa), &mut Tally::default()));
 }
 
-/// gjk-fuzz seed 31 case 14807: a cylinder on a box 87,432 long, 1e-6 deep: the depth was right but the normal
-/// 1.8e-5 rad off the box's face, and along it the box reached 1.59 farther. The answer's direction was that of
-/// the deepest point, a combination of EPA's vertices as large as the box: good to ε·size / depth only. The face's
-/// own normal (from its edges) is good to ε; the one with the lesser support value is kept. Both orders.
+/// gjk-fuzz seed 31 case 14807: a cylinder (axis y) lying on a box 87,432 long, 1e-6 deep: the depth was right
+/// but the normal 1.8e-5 rad off the box's face, and along it the box reached 1.59 farther. The answer's direction
+/// was that of the deepest point, a combination of EPA's vertices as large as the box: good to ε·size / depth only.
+/// The face's own normal (from its edges) is good to ε; the one with the lesser support value is kept. Closed form
+/// (the branch and bound cannot resolve a box this long): the overlap is the box's top face above the cylinder's
+/// lowest line, along z; tilting the normal only lengthens the overlap (the face is flat and wide, the line the
+/// cylinder's support along −z and ±z tilted toward y). Both orders.
 #[test]
 fn cylinder_on_a_box_87432_long_1e_6_deep_fuzz_31_14807() {
     let a = Spec3::Cylinder(1.4832811434707276, 1.1751203568791166);
     let pa = Iso::from_translation(DVec3::new(-0.48993617727569805, -0.8143775839320493, 0.9436617294840437));
     let b = Spec3::Box(DVec3::new(0.761959447629882, 87431.99399593427, 1.3034510678397573));
     let pb = Iso::new(quat([0.0, 1.0, 0.0, 0.0]), DVec3::new(0.0, 0.0, -1.5349086952348303));
-    assert!(check3("fuzz 31:14807", &a, &pa, &b, &pb, &reference_pair3(&a, &pa, &b, &pb), &mut Tally::default()));
-    assert!(check3(
-        "fuzz 31:14807 swapped",
-        &b,
-        &pb,
-        &a,
-        &pa,
-        &reference_pair3(&b, &pb, &a, &pa),
-        &mut Tally::default()
-    ));
+    let depth = (-1.5349086952348303 + 1.3034510678397573) - (0.9436617294840437 - 1.1751203568791166);
+    let size = b.size();
+    for (x, px, y, py, sign) in [(&a, &pa, &b, &pb, 1.0), (&b, &pb, &a, &pa, -1.0)] {
+        let p = penetration(&*x.build(), px, &*y.build(), py);
+        let label = format!("fuzz 31:14807 order {sign}");
+        assert!((p.depth - depth).abs() <= 1e-9 * size, "{label}: depth {} for {depth}", p.depth);
+        assert!((p.normal - DVec3::new(0.0, 0.0, -sign)).length() <= 1e-12, "{label}: normal {:?}", p.normal);
+        // Along the normal the supporting planes overlap by the depth.
+        let n = p.normal;
+        let overlap = support_diff3(x, px, y, py, n).dot(n);
+        assert!((overlap - p.depth).abs() <= 1e-9 * size, "{label}: depth {} but {overlap} along {n:?}", p.depth);
+        assert!(((p.point_b - p.point_a) - n * p.distance).length() <= 1e-9 * size, "{label}: {p:?}");
+    }
 }
 
 /// gjk-fuzz seed 31 cases 2463, 15583, 10474: ellipsoids 1e-10–1e-9 thin (and a cylinder of radius 6e-10, a box of
