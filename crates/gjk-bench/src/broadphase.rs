@@ -721,6 +721,61 @@ pub fn section(rows: &[Row], load_before: &str, load_after: &str) -> String {
     s
 }
 
+/// `report --profile broadphase/N --who ours|parry [--calls FRAMES]`: one contender alone on a world of `n`
+/// bodies (3D f32), settled untimed, then `frames` frames; returns the median frame time in ns. For `perf` or
+/// callgrind to see where a frame goes without the other contenders in the profile.
+pub fn profile(n: usize, who: &str, frames: usize) -> Result<f64, String> {
+    let (settle, _) = frames_for(n);
+    let mut tree = OursTree::<Vec3>::new();
+    let mut parry = ParryBvh3::default();
+    let contender: &mut dyn Contender<Vec3> = match who {
+        "ours" => &mut tree,
+        "parry" => &mut parry,
+        _ => return Err(format!("--who {who}: the broadphase profile runs `ours` or `parry`")),
+    };
+    let mut world = World::new(n, 0x5EED_0000 + n as u64);
+    contender.build(&world.boxes());
+    let (mut boxes, mut displacement) = (Vec::new(), Vec::new());
+    let mut times = Vec::with_capacity(frames);
+    for f in 0..settle + frames {
+        world.step(&mut boxes, &mut displacement);
+        let t = Instant::now();
+        contender.frame(&boxes, &displacement);
+        if f >= settle {
+            times.push(t.elapsed().as_secs_f64() * 1e9);
+        }
+    }
+    if !contender.holds(&exact_pairs(&boxes)) {
+        return Err(format!("{} misses an overlapping pair", contender.name()));
+    }
+    if who == "ours" {
+        let s = tree.tree().stats();
+        eprintln!(
+            "  tree: height {} (balanced {}), area ratio {:.1}, {} rebuilds ({} loosened), {} candidates, {:.1} % \
+             re-inserted",
+            s.height,
+            s.balanced_height,
+            s.area_ratio,
+            s.rebuilds + s.loosened_rebuilds,
+            s.loosened_rebuilds,
+            s.candidate_pairs,
+            100.0 * tree.reinserted as f64 / (tree.frames * n) as f64
+        );
+    }
+    Ok(median(&mut times))
+}
+
+/// Puts `section` (a `## Broadphase` section as [`section`] writes it) in place of the report's broadphase
+/// section, which runs from its heading to the next `## ` heading (or the end); appended when absent.
+pub fn splice_section(report: &str, section: &str) -> String {
+    let heading = "## Broadphase: dynamic tree";
+    let Some(start) = report.find(heading) else {
+        return format!("{report}{section}");
+    };
+    let end = report[start + heading.len()..].find("\n## ").map_or(report.len(), |k| start + heading.len() + k + 1);
+    format!("{}{}{}", &report[..start], section, &report[end..])
+}
+
 /// The world sizes of the scaling curve.
 pub const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 

@@ -149,7 +149,9 @@ fn coherent_world<V: Vector>(seed: u64, n: usize, field: f64, frames: usize) {
     assert!(pairs_total > frames * n / 20, "overlaps to find: {pairs_total} over {frames} frames");
     let share = reinserted_total as f64 / moved_total as f64;
     assert!(share > 0.01 && share < 0.5, "re-inserted share of moves {share:.3}");
-    assert_eq!(tree.stats().rebuilds, 0, "incremental updates never needed a rebuild");
+    assert_eq!(tree.stats().rebuilds, 0, "insertions never let the tree grow too tall");
+    // Moving leaves are refitted in place; the loosened tree was rebuilt (and validated after) along the way.
+    assert!(tree.stats().loosened_rebuilds > 0, "the world loosens the tree: {:?}", tree.stats());
 }
 
 #[test]
