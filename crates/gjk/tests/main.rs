@@ -21,6 +21,7 @@ mod closed_forms;
 mod composite;
 mod composite_parry;
 mod dynamic_tree;
+mod layering;
 mod manifolds;
 mod nd_properties;
 mod nd_reference;

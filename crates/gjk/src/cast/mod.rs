@@ -25,6 +25,7 @@ pub use rotating::{time_of_impact, Angular, Motion};
 use crate::gjk::{Distance, Status};
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
+use crate::simplex::facet_normal;
 
 /// Options of the casts.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -242,7 +243,7 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let n = contact_normal(d, radii, previous, approach, scale);
-    if V::facet_normal(&d.simplex.points[..d.simplex.len]).is_none() || n == V::zero() {
+    if facet_normal(&d.simplex.points[..d.simplex.len]).is_none() || n == V::zero() {
         return n;
     }
     // A − B's outward normal at the contact is −n (n points from A toward B).
@@ -269,7 +270,7 @@ fn contact_normal_from<V: Vector>(
     let facet = &d.simplex.points[..facet];
     // The last normal of a larger distance is the more trustworthy reference for the facet's orientation.
     let reference = previous.or((d.normal != V::zero()).then_some(d.normal));
-    if let Some(n) = V::facet_normal(facet) {
+    if let Some(n) = facet_normal(facet) {
         let flip = match reference {
             Some(r) => n.dot(r) < V::Real::ZERO,
             // B approaching A means its velocity relative to A points against the normal from A to B.

@@ -7,6 +7,7 @@
 
 pub mod dim2;
 pub mod dim3;
+mod dimension;
 mod refine;
 mod relation;
 
@@ -236,7 +237,7 @@ where
     };
     let report: Report<'_, V> = if O::ENABLED { Some(&mut relay) } else { None };
     let (normal, depth, wa, wb, iterations, status, error_bound) =
-        match V::expand_polytope(simplex, &mut support, options.max_iterations, options.tolerance, report, curved) {
+        match dimension::expand(simplex, &mut support, options.max_iterations, options.tolerance, report, curved) {
             Ok(e) => (e.normal, e.depth, e.witness_a, e.witness_b, e.iterations, e.status, e.error_bound),
             Err(flat) => {
                 // A − B is flat here: zero depth, and either normal is valid; take the one from A toward B.

@@ -2,7 +2,7 @@
 
 use super::pair::DiffVertex;
 use crate::math::{Real, Vector};
-use crate::simplex::{solve, Barycentric};
+use crate::simplex::{solve, triangle_projection, Barycentric};
 
 /// The simplex GJK keeps, in the pair frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,7 +71,7 @@ impl<V: Vector> Simplex<V> {
             // The solver's projection when it has one (the same numbers: the kept triangle, in the same order).
             3 if V::DIM == 3 => projected.unwrap_or_else(|| {
                 let [i, j, k, _] = face.indices();
-                V::triangle_projection(w[i], w[j], w[k]).0
+                triangle_projection(w[i], w[j], w[k]).0
             }),
             2 if V::DIM == 2 => {
                 let [i, j, _, _] = face.indices();

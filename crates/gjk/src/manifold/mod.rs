@@ -16,6 +16,7 @@ use crate::epa::penetration;
 use crate::gjk::Status;
 use crate::math::{Iso, Real, Vector};
 use crate::shape::{Feature, SupportMap};
+use crate::simplex::facet_normal;
 use clip::{clip_to_reference, ClipPoint, MAX_CLIP};
 
 /// Most contacts in a manifold (four in 3D; two are used in 2D).
@@ -240,7 +241,7 @@ impl<'f, V: Vector> Reference<'f, V> {
             (toward - e * (toward.dot(e) / ee)).normalize_or_zero()
         } else if k >= 3 {
             // Three corners spread around the face: adjacent ones on a fine rim are nearly collinear.
-            let normal = V::facet_normal(&[pts[0], pts[k / 3], pts[2 * k / 3]])?.normalize_or_zero();
+            let normal = facet_normal(&[pts[0], pts[k / 3], pts[2 * k / 3]])?.normalize_or_zero();
             if pts.iter().any(|p| !(normal.dot(*p - pts[0]).abs() <= tol)) {
                 return None;
             }

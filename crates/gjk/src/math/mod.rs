@@ -19,7 +19,7 @@ pub use iso::Iso;
 pub use real::Real;
 pub use rot::{Rot2, Rotation};
 pub use vecn::VecN;
-pub use vector::{Vector, Vector2, Vector3};
+pub use vector::{PerDimension, Vector, Vector2, Vector3};
 
 /// 2D f32 vector.
 pub type Vec2 = glam::Vec2;

@@ -3,15 +3,12 @@ use core::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
 
 use super::rot::{Rot2, Rotation};
 use super::Real;
-use crate::epa::{Expansion, Flat, Report};
-use crate::gjk::DiffVertex;
-use crate::simplex::{dim2, dim3, Barycentric};
 
 /// A point or direction in 2D or 3D: the one abstraction every algorithm is written against.
 ///
-/// Implemented for glam's `Vec2`, `Vec3` (f32) and `DVec2`, `DVec3` (f64). Dimension-specific geometry (the
-/// few places where 2D and 3D differ) hides behind the hidden methods, whose implementations live in
-/// `simplex::dim2` and `simplex::dim3`.
+/// Implemented for glam's `Vec2`, `Vec3` (f32) and `DVec2`, `DVec3` (f64). The few places where 2D and 3D
+/// differ are written beside their algorithm (`simplex::dim2` and `dim3`, `epa::dim2` and `dim3`) and reached
+/// through [`Vector::by_dimension`], so this trait knows coordinates only and names no algorithm.
 pub trait Vector:
     Copy
     + Debug
@@ -113,29 +110,47 @@ pub trait Vector:
         Self::from_fn(|i| Self::Real::from_f64(c.get(i).copied().unwrap_or(0.0)))
     }
 
-    /// Where the plane of triangle `abc` meets the perpendicular from the origin, and the two coordinate axes
-    /// onto which the triangle projects with the largest area (signed volumes, Montanari et al. 2017, §3.2).
-    #[doc(hidden)]
-    fn triangle_projection(a: Self, b: Self, c: Self) -> (Self, usize, usize);
-    /// Closest point to the origin of a full-dimensional simplex (a triangle in 2D, a tetrahedron in 3D), with the
-    /// projection onto the face holding it when that is a triangle (3D).
-    #[doc(hidden)]
-    fn solve_full_simplex(p: &[Self; 4]) -> (Barycentric<Self::Real>, Option<Self>);
-    /// Unit normal (either sign) of a facet given by DIM points — a segment in 2D, a triangle in 3D — computed from
-    /// the facet's edges, so it stays exact when the facet passes within rounding of the origin. `None` for another
-    /// count of points or a degenerate facet.
-    #[doc(hidden)]
-    fn facet_normal(points: &[Self]) -> Option<Self>;
-    /// EPA from GJK's final simplex (see `epa::dim2` and `epa::dim3`).
-    #[doc(hidden)]
-    fn expand_polytope(
-        start: &[DiffVertex<Self>],
-        support: &mut dyn FnMut(Self) -> DiffVertex<Self>,
-        max_iterations: u32,
-        rel_tol: Self::Real,
-        report: Report<'_, Self>,
-        curved: bool,
-    ) -> Result<Expansion<Self>, Flat<Self>>;
+    /// Runs the 2D or the 3D half of `code`, whichever dimension this vector type has: [`PerDimension::in_2d`]
+    /// for `Vec2` and `DVec2`, [`PerDimension::in_3d`] for `Vec3` and `DVec3`. Static dispatch: each vector type
+    /// compiles to a direct call of its half.
+    fn by_dimension<C: PerDimension<Self>>(code: C) -> C::Output;
+}
+
+/// Code with a 2D and a 3D version, run on a generic vector type by [`Vector::by_dimension`]: the way generic code
+/// reaches [`Vector2`]- or [`Vector3`]-only geometry (a perpendicular, a cross product) without naming a dimension.
+/// The value carries the arguments; each half sees them with the extra trait in scope.
+///
+/// ```
+/// use gjk::math::{DVec2, DVec3, PerDimension, Vector, Vector2, Vector3};
+///
+/// /// Twice the signed area (2D) or the area vector (3D length) of the triangle 0, `u`, `v`, as a length.
+/// struct Area<V>(V, V);
+/// impl<V: Vector> PerDimension<V> for Area<V> {
+///     type Output = V::Real;
+///     fn in_2d(self) -> V::Real where V: Vector2 {
+///         self.0.perp_dot(self.1)
+///     }
+///     fn in_3d(self) -> V::Real where V: Vector3 {
+///         self.0.cross(self.1).length()
+///     }
+/// }
+/// fn area<V: Vector>(u: V, v: V) -> V::Real {
+///     V::by_dimension(Area(u, v))
+/// }
+/// assert_eq!(area(DVec2::new(2.0, 0.0), DVec2::new(0.0, 3.0)), 6.0);
+/// assert_eq!(area(DVec3::new(2.0, 0.0, 0.0), DVec3::new(0.0, 0.0, 3.0)), 6.0);
+/// ```
+pub trait PerDimension<V: Vector> {
+    /// What both halves return.
+    type Output;
+    /// The 2D version.
+    fn in_2d(self) -> Self::Output
+    where
+        V: Vector2;
+    /// The 3D version.
+    fn in_3d(self) -> Self::Output
+    where
+        V: Vector3;
 }
 
 /// Operations that exist only in 2D.
@@ -179,26 +194,8 @@ macro_rules! impl_vector2 {
                 <$v>::dot(self, other)
             }
             #[inline]
-            fn triangle_projection(_a: Self, _b: Self, _c: Self) -> (Self, usize, usize) {
-                // In the plane the triangle's "plane" is the whole space: the origin projects onto itself.
-                (<$v>::ZERO, 0, 1)
-            }
-            #[inline]
-            fn solve_full_simplex(p: &[Self; 4]) -> (Barycentric<$r>, Option<Self>) {
-                (dim2::solve_triangle_full(p[0], p[1], p[2]), None)
-            }
-            fn expand_polytope(
-                start: &[DiffVertex<Self>],
-                support: &mut dyn FnMut(Self) -> DiffVertex<Self>,
-                max_iterations: u32,
-                rel_tol: $r,
-                report: Report<'_, Self>,
-                curved: bool,
-            ) -> Result<Expansion<Self>, Flat<Self>> {
-                crate::epa::dim2::expand(start, support, max_iterations, rel_tol, report, curved)
-            }
-            fn facet_normal(points: &[Self]) -> Option<Self> {
-                dim2::facet_normal(points)
+            fn by_dimension<C: PerDimension<Self>>(code: C) -> C::Output {
+                code.in_2d()
             }
         }
         impl Vector2 for $v {
@@ -241,25 +238,8 @@ macro_rules! impl_vector3 {
                 <$v>::dot(self, other)
             }
             #[inline]
-            fn triangle_projection(a: Self, b: Self, c: Self) -> (Self, usize, usize) {
-                dim3::triangle_projection(a, b, c)
-            }
-            #[inline]
-            fn solve_full_simplex(p: &[Self; 4]) -> (Barycentric<$r>, Option<Self>) {
-                dim3::tetrahedron(p)
-            }
-            fn expand_polytope(
-                start: &[DiffVertex<Self>],
-                support: &mut dyn FnMut(Self) -> DiffVertex<Self>,
-                max_iterations: u32,
-                rel_tol: $r,
-                report: Report<'_, Self>,
-                curved: bool,
-            ) -> Result<Expansion<Self>, Flat<Self>> {
-                crate::epa::dim3::expand(start, support, max_iterations, rel_tol, report, curved)
-            }
-            fn facet_normal(points: &[Self]) -> Option<Self> {
-                dim3::facet_normal(points)
+            fn by_dimension<C: PerDimension<Self>>(code: C) -> C::Output {
+                code.in_3d()
             }
         }
         impl Vector3 for $v {

@@ -5,6 +5,7 @@ use super::{check_point, length_unscaled, Aabb, Feature, ShapeError, SupportMap}
 #[cfg(not(feature = "std"))]
 use crate::math::libm_float::LibmFloat;
 use crate::math::{Real, Vector};
+use crate::simplex::facet_normal;
 use alloc::{vec, vec::Vec};
 
 /// Vertex count from which a 3D [`ConvexPolytope`] finds its support point by hill-climbing over the vertex graph
@@ -346,7 +347,7 @@ impl<V: Vector> ConvexPolytope<V> {
     /// guarding against rounding (and giving a 2D edge its side).
     fn outward_normal(&self, face: &[u32]) -> V {
         let p: Vec<V> = face.iter().take(3).map(|&i| self.vertices[i as usize]).collect();
-        let n = V::facet_normal(&p).unwrap_or_else(V::zero);
+        let n = facet_normal(&p).unwrap_or_else(V::zero);
         if self.is_solid() && (p[0] - self.center()).dot(n) < V::Real::ZERO {
             -n
         } else {
@@ -486,7 +487,7 @@ impl<V: Vector> ConvexPolytope<V> {
         let (prev, next) = ((i + n - 1) % n, (i + 1) % n);
         let score = |j: usize| {
             let e = [self.vertices[i], self.vertices[j]];
-            V::facet_normal(&e).map_or(V::Real::ZERO, |m| {
+            facet_normal(&e).map_or(V::Real::ZERO, |m| {
                 let m = if (e[0] - c).dot(m) < V::Real::ZERO { -m } else { m };
                 m.dot(dir)
             })

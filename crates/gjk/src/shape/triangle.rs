@@ -1,5 +1,6 @@
 use super::{check_point, length_unscaled, Feature, ShapeError, SupportMap};
 use crate::math::{Real, Vector};
+use crate::simplex::facet_normal;
 
 /// A triangle (possibly degenerate: collinear or repeated corners are valid).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,7 +53,7 @@ impl<V: Vector> SupportMap<V> for Triangle<V> {
         let mut best = (0, V::Real::from_f64(-2.0));
         for i in 0..3 {
             let e = [self.vertices[i], self.vertices[(i + 1) % 3]];
-            if let Some(n) = V::facet_normal(&e) {
+            if let Some(n) = facet_normal(&e) {
                 let n = if (e[0] - c).dot(n) < V::Real::ZERO { -n } else { n };
                 let s = n.dot(dir.normalize_or_zero());
                 if s > best.1 {

@@ -4,6 +4,13 @@
 use super::{solve_triangle, Barycentric};
 use crate::math::{Real, Vector, Vector2};
 
+/// In the plane a triangle's "plane" is the whole space: the origin projects onto itself, and the coordinate
+/// axes are the projection axes.
+#[inline]
+pub fn triangle_projection<V: Vector2>(_a: V, _b: V, _c: V) -> (V, usize, usize) {
+    (V::zero(), 0, 1)
+}
+
 /// Closest point of a 2D triangle to the origin; every weight positive means the origin is inside.
 pub fn solve_triangle_full<V: Vector>(a: V, b: V, c: V) -> Barycentric<V::Real> {
     solve_triangle(a, b, c)

@@ -6,10 +6,15 @@
 //! cancel catastrophically on thin or nearly flat simplices. The signed-volumes method instead compares the signs
 //! of sub-simplex volumes (areas, lengths) measured in the coordinate frame where the simplex is largest, so a
 //! sign is trusted only where it is well conditioned. The segment and triangle cases are written once for 2D and
-//! 3D; the full simplex (the tetrahedron) and the choice of projection plane live in [`dim3`] and [`dim2`].
+//! 3D; the full simplex (the tetrahedron) and the choice of projection plane live in [`dim3`] and [`dim2`], picked by
+//! the vector type in `dimension.rs`.
 
 pub mod dim2;
 pub mod dim3;
+mod dimension;
+
+pub use dimension::facet_normal;
+pub(crate) use dimension::{solve_full, triangle_projection};
 
 use crate::math::{Real, Vector};
 
@@ -89,7 +94,7 @@ pub(crate) fn solve<V: Vector>(p: &[V]) -> Solved<V> {
         1 => (Barycentric::vertex(0), None),
         2 => (solve_segment(p[0], p[1]), None),
         3 => triangle(p[0], p[1], p[2]),
-        _ => V::solve_full_simplex(&[p[0], p[1], p[2], p[3]]),
+        _ => solve_full(&[p[0], p[1], p[2], p[3]]),
     }
 }
 
@@ -132,7 +137,7 @@ pub fn solve_triangle<V: Vector>(a: V, b: V, c: V) -> Barycentric<V::Real> {
 /// [`solve_triangle`] with the projection of [`Solved`] when the origin projects inside the triangle.
 pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
     let pts = [a, b, c];
-    let (p0, x, y) = V::triangle_projection(a, b, c);
+    let (p0, x, y) = triangle_projection(a, b, c);
     // Signed areas of shadows, each as the cross product of an edge with a vector from one of its ends: the edge
     // is a difference of two nearby vertices, exact to a few ulps of its own length, so an area's rounding is
     // ε × its edge × the other vector, not ε × the squared size of the triangle. On a sliver (two vertices close
