@@ -140,7 +140,7 @@ pub struct OursTree<V: Vector> {
     tree: DynamicTree<V>,
     changes: PairChanges,
     ids: Vec<gjk::broadphase::ProxyId>,
-    /// Re-inserted proxies over the frames, and frames.
+    /// Moves that renewed a proxy's stored box, over the frames.
     pub reinserted: usize,
     /// Frames run.
     pub frames: usize,
@@ -498,6 +498,9 @@ pub struct Measured {
     pub name: &'static str,
     /// Median time per frame, ns (NaN when not run).
     pub median_ns: f64,
+    /// Mean time per frame, ns (NaN when not run): with the occasional costly frame (a rebuild, an
+    /// optimisation pass) that the median leaves out.
+    pub mean_ns: f64,
     /// Candidate pairs held at the end.
     pub candidates: usize,
     /// Heap bytes held at the end.
@@ -562,6 +565,7 @@ pub fn run<V: Vector3>(
         .zip(holds)
         .map(|((c, t), holds)| Measured {
             name: c.name(),
+            mean_ns: t.iter().sum::<f64>() / t.len() as f64,
             median_ns: median(t),
             candidates: c.candidates(),
             heap_bytes: c.heap_bytes(),
@@ -582,13 +586,19 @@ pub struct Row {
     pub runs: Vec<Vec<Measured>>,
     /// Exact overlapping pairs at the end.
     pub exact_pairs: usize,
-    /// Our tree: share of body moves that re-inserted a proxy, over the timed and settling frames.
+    /// Our tree: share of body moves that renewed a proxy's stored box, over the timed and settling frames.
     pub reinserted_share: f64,
     /// Our tree's height and its balanced height at the end of the last repeat.
     pub height: (u32, u32),
 }
 
 impl Row {
+    /// Median over the repeats of contender `k`'s mean frame time, ns.
+    pub fn mean(&self, k: usize) -> f64 {
+        let mut t: Vec<f64> = self.runs.iter().map(|r| r[k].mean_ns).collect();
+        median(&mut t)
+    }
+
     /// Median over the repeats of contender `k`'s median frame time, and the lowest and highest, ns.
     pub fn time(&self, k: usize) -> (f64, f64, f64) {
         let mut t: Vec<f64> = self.runs.iter().map(|r| r[k].median_ns).collect();
@@ -643,7 +653,9 @@ pub fn section(rows: &[Row], load_before: &str, load_after: &str) -> String {
          (σ = 3 units/s), 2 % per frame changing velocity, bouncing off the walls. Motion is computed outside the \
          timings; every contender gets the same boxes, in turn, each frame.\n\
          - **Ours, dynamic tree**: `DynamicTree::move_proxy` per body (margin {MARGIN}, boxes stretched by twice \
-         the displacement), then `update_pairs` (added and removed pairs). **Ours, sweep and prune**: \
+         the displacement; a body that leaves its stored box gets a new one, refitted in place), then \
+         `update_pairs` (one tree query per renewed box, added and removed pairs; a balanced rebuild when the \
+         refits have loosened the tree by a quarter of its measure — the mean column counts those frames). **Ours, sweep and prune**: \
          `SweepAndPrune::pairs` (the exact pairs, from its kept order). **parry `Bvh`**: parry 0.31's \
          `partitioning::Bvh` driven as rapier's `BroadPhaseBvh::update` drives it (leaf updates with the same \
          margin as change detection, its refit / partial refit and `optimize_incremental` schedule, \
@@ -660,9 +672,9 @@ pub fn section(rows: &[Row], load_before: &str, load_after: &str) -> String {
     let _ = writeln!(
         w,
         "| space | bodies | tree (ms) | sweep and prune (ms) | parry Bvh (ms) | tree / parry | tree / SAP | \
-         overlapping pairs | candidates: tree / parry | tree re-inserts per frame | tree height (balanced) | \
-         bytes per body: tree / SAP / parry | checked |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+         mean (ms): tree / parry | overlapping pairs | candidates: tree / parry | tree boxes renewed per frame | \
+         tree height (balanced) | bytes per body: tree / SAP / parry | checked |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
     );
     for r in rows {
         let t: Vec<(f64, f64, f64)> = (0..3).map(|k| r.time(k)).collect();
@@ -680,7 +692,8 @@ pub fn section(rows: &[Row], load_before: &str, load_after: &str) -> String {
         let holds = r.runs.iter().all(|run| run.iter().all(|m| m.holds));
         let _ = writeln!(
             w,
-            "| {} | {} | {} | {} | {} | **{}** | {} | {} | {} / {} | {:.1} % | {} ({}) | {:.0} / {} / {:.0} | {} |",
+            "| {} | {} | {} | {} | {} | **{}** | {} | {:.3} / {:.3} | {} | {} / {} | {:.1} % | {} ({}) | {:.0} / {} / \
+             {:.0} | {} |",
             r.space,
             r.n,
             ms(t[0]),
@@ -688,6 +701,8 @@ pub fn section(rows: &[Row], load_before: &str, load_after: &str) -> String {
             ms(t[2]),
             ratio(t[0].0, t[2].0),
             ratio(t[0].0, t[1].0),
+            r.mean(0) / 1e6,
+            r.mean(2) / 1e6,
             r.exact_pairs,
             last[0].candidates,
             last[2].candidates,
@@ -719,6 +734,61 @@ pub fn section(rows: &[Row], load_before: &str, load_after: &str) -> String {
          stops overlapping.\n"
     );
     s
+}
+
+/// `report --profile broadphase/N --who ours|parry [--calls FRAMES]`: one contender alone on a world of `n`
+/// bodies (3D f32), settled untimed, then `frames` frames; returns the median frame time in ns. For `perf` or
+/// callgrind to see where a frame goes without the other contenders in the profile.
+pub fn profile(n: usize, who: &str, frames: usize) -> Result<f64, String> {
+    let (settle, _) = frames_for(n);
+    let mut tree = OursTree::<Vec3>::new();
+    let mut parry = ParryBvh3::default();
+    let contender: &mut dyn Contender<Vec3> = match who {
+        "ours" => &mut tree,
+        "parry" => &mut parry,
+        _ => return Err(format!("--who {who}: the broadphase profile runs `ours` or `parry`")),
+    };
+    let mut world = World::new(n, 0x5EED_0000 + n as u64);
+    contender.build(&world.boxes());
+    let (mut boxes, mut displacement) = (Vec::new(), Vec::new());
+    let mut times = Vec::with_capacity(frames);
+    for f in 0..settle + frames {
+        world.step(&mut boxes, &mut displacement);
+        let t = Instant::now();
+        contender.frame(&boxes, &displacement);
+        if f >= settle {
+            times.push(t.elapsed().as_secs_f64() * 1e9);
+        }
+    }
+    if !contender.holds(&exact_pairs(&boxes)) {
+        return Err(format!("{} misses an overlapping pair", contender.name()));
+    }
+    if who == "ours" {
+        let s = tree.tree().stats();
+        eprintln!(
+            "  tree: height {} (balanced {}), area ratio {:.1}, {} rebuilds ({} loosened), {} candidates, {:.1} % \
+             renewed boxes",
+            s.height,
+            s.balanced_height,
+            s.area_ratio,
+            s.rebuilds + s.loosened_rebuilds,
+            s.loosened_rebuilds,
+            s.candidate_pairs,
+            100.0 * tree.reinserted as f64 / (tree.frames * n) as f64
+        );
+    }
+    Ok(median(&mut times))
+}
+
+/// Puts `section` (a `## Broadphase` section as [`section`] writes it) in place of the report's broadphase
+/// section, which runs from its heading to the next `## ` heading (or the end); appended when absent.
+pub fn splice_section(report: &str, section: &str) -> String {
+    let heading = "## Broadphase: dynamic tree";
+    let Some(start) = report.find(heading) else {
+        return format!("{report}{section}");
+    };
+    let end = report[start + heading.len()..].find("\n## ").map_or(report.len(), |k| start + heading.len() + k + 1);
+    format!("{}{}{}", &report[..start], section, &report[end..])
 }
 
 /// The world sizes of the scaling curve.

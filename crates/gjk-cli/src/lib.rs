@@ -11,6 +11,7 @@
 //! * [`composite`] — the shapes that are not convex (trimesh, compound, heightfield, halfspace) and their limits.
 //! * [`mesh`] — vertices and triangles of OBJ and STL files, read only from one folder.
 //! * [`query_nd`] — lines in ℝᵏ, k > 3 (convex, point, segment, sphere; distance, intersect).
+//! * [`simplices`] — the witness simplices of a 2D or 3D distance line, named by the shapes' vertex indices.
 //! * [`draw`] — what a picture of a query shows ([`draw::model`]), and its SVG ([`draw::render`]).
 //!
 //! ```
@@ -31,4 +32,5 @@ pub mod query;
 pub mod query_composite;
 pub mod query_nd;
 pub mod recover;
+pub mod simplices;
 pub mod stream;

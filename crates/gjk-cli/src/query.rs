@@ -10,7 +10,8 @@ use gjk::cast::{ray_cast, shape_cast, time_of_impact, Cast, CastOptions, Motion,
 use gjk::manifold::{contact_manifold, Contact, Manifold, MAX_CONTACTS};
 use gjk::math::{DVec2, DVec3, Rotation, Vector};
 use gjk::{
-    distance_with, intersection, penetration_with, Distance, DistanceOptions, Intersection, Penetration, Status,
+    distance_with, distance_with_witnesses, intersection, penetration_with, Distance, DistanceOptions, Intersection,
+    Penetration, Status,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -83,21 +84,24 @@ fn answer(line: &Value, settings: &Settings) -> Result<Answer, String> {
     if let Some(k) = crate::query_nd::dimension(object) {
         return crate::query_nd::answer(line, k?).map(Answer::Nd);
     }
-    if object.get("simplices").is_some_and(|s| s == &Value::Bool(true)) {
-        return Err("simplices are given for lines in ℝᵏ with k > 3 only (2D and 3D: not yet)".into());
-    }
+    let simplices = crate::simplices::asked(object)?.then_some(line);
     match dimension(object)? {
-        2 => answer_in::<DVec2>(query(line)?, settings),
-        _ => answer_in::<DVec3>(query(line)?, settings),
+        2 => answer_in::<DVec2>(query(line)?, settings, simplices),
+        _ => answer_in::<DVec3>(query(line)?, settings, simplices),
     }
 }
 
 /// Answers a line of dimension `V`. Two convex shapes go through the convex queries (`gjk::distance_with`, …),
 /// whose answers the format was first written for; a line with any other shape goes through `gjk::query`
-/// ([`crate::query_composite`]), whose answers add the leaves.
-fn answer_in<V: Space>(q: Query<V>, settings: &Settings) -> Result<Answer, String> {
+/// ([`crate::query_composite`]), whose answers add the leaves. `simplices` is the line when it asks for the witness
+/// simplices (a `distance` line of two convex shapes only).
+fn answer_in<V: Space>(q: Query<V>, settings: &Settings, simplices: Option<&Value>) -> Result<Answer, String> {
     let meshes = &settings.meshes;
     let options = DistanceOptions::default();
+    let only_here = "simplices are given on distance lines between two convex shapes only";
+    if simplices.is_some() && !matches!(q, Query::Distance(_)) {
+        return Err(only_here.into());
+    }
     match q {
         Query::Intersect(p) => match p.build_any(meshes)? {
             (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {
@@ -105,11 +109,17 @@ fn answer_in<V: Space>(q: Query<V>, settings: &Settings) -> Result<Answer, Strin
             }
             (a, pose_a, b, pose_b) => Ok(composite::intersect(&a, &pose_a, &b, &pose_b)),
         },
-        Query::Distance(p) => match p.build_any(meshes)? {
-            (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {
+        Query::Distance(p) => match (p.build_any(meshes)?, simplices) {
+            ((Built::Convex(a), pose_a, Built::Convex(b), pose_b), None) => {
                 Answer::distance(&distance_with(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ()))
             }
-            (a, pose_a, b, pose_b) => composite::distance(&a, &pose_a, &b, &pose_b),
+            ((Built::Convex(a), pose_a, Built::Convex(b), pose_b), Some(line)) => {
+                let (d, w) = distance_with_witnesses(&*a, &pose_a, &*b, &pose_b, &options);
+                let s = crate::simplices::simplices(&d, &w, &line["a"], &pose_a, &line["b"], &pose_b)?;
+                Answer::distance_with_simplices(&d, Some(Box::new(s)))
+            }
+            (_, Some(_)) => Err(only_here.into()),
+            ((a, pose_a, b, pose_b), None) => composite::distance(&a, &pose_a, &b, &pose_b),
         },
         Query::Penetration(p) => match p.build_any(meshes)? {
             (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {
@@ -186,6 +196,9 @@ pub enum Answer {
         normal: Coords,
         iterations: u32,
         status: Status,
+        /// `simplex_a`, `simplex_b` when the line asks for them (docs/cli.md, "Witness simplices").
+        #[serde(flatten)]
+        simplices: Option<Box<crate::simplices::Simplices>>,
     },
     Penetration {
         intersecting: bool,
@@ -270,6 +283,14 @@ impl Answer {
 
     /// The answer of a `distance` query.
     pub fn distance<V: Vector<Real = f64>>(d: &Distance<V>) -> Result<Answer, String> {
+        Self::distance_with_simplices(d, None)
+    }
+
+    /// The answer of a `distance` query, with the witness simplices when the line asks for them.
+    pub fn distance_with_simplices<V: Vector<Real = f64>>(
+        d: &Distance<V>,
+        simplices: Option<Box<crate::simplices::Simplices>>,
+    ) -> Result<Answer, String> {
         let f = Finite { status: d.status };
         Ok(Answer::Distance {
             intersecting: d.intersecting,
@@ -279,6 +300,7 @@ impl Answer {
             normal: f.vec(d.normal, "normal")?,
             iterations: d.iterations,
             status: d.status,
+            simplices,
         })
     }
 

@@ -139,9 +139,12 @@ fn what_rk_does_not_support_is_an_error_line() {
         json!({"id": "3d", "query": "distance", "a": sphere, "b": sphere, "simplices": true}),
         json!({"id": "ok", "query": "distance", "a": p4, "b": sphere}),
     ]);
-    for a in &answers[..9] {
+    for a in &answers[..8] {
         assert!(a["error"].is_string(), "{a}");
     }
+    // A 3D line with simplices is answered (docs/cli.md, "Witness simplices"): each sphere by its centre.
+    assert_eq!(answers[8]["simplex_a"], json!({"indices": [0], "points": [[0.0, 0.0, 0.0]], "weights": [1.0]}));
+    assert_eq!(answers[8]["simplex_b"]["indices"], json!([0]));
     assert!(answers[0]["error"].as_str().unwrap().contains("must all have k numbers"));
     assert!(answers[1]["error"].as_str().unwrap().contains("rotations are not supported"));
     assert!(answers[2]["error"].as_str().unwrap().contains("not supported in ℝᵏ"));

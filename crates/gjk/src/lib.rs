@@ -75,6 +75,6 @@ pub mod trace;
 
 pub use crate::epa::{penetration, penetration_with, Penetration};
 pub use crate::gjk::{
-    distance, distance_with, intersection, intersects, Distance, DistanceOptions, Intersection, Status, WarmStart,
-    WitnessSimplex,
+    distance, distance_with, distance_with_witnesses, intersection, intersects, Distance, DistanceOptions,
+    Intersection, Status, WarmStart, WitnessSimplex, Witnesses,
 };

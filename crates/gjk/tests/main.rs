@@ -34,6 +34,7 @@ mod query_observed;
 mod regressions;
 mod rotating_casts;
 mod rotation_normalized;
+mod witness_simplex;
 
 /// With `autotests = false` a new file in tests/ would compile into nothing and its tests would never run: every
 /// file here must be one of the modules above (or the serde suite, a binary of its own).

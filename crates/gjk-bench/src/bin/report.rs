@@ -4,11 +4,13 @@
 //! Options: `--out PATH` (default: `bench/RESULTS.md` of the workspace), `--filter TEXT` (only cells whose id
 //! contains TEXT), `--batches N` (default 15), `--batch-ms MS` (default 6), `--pairs N` (default 64),
 //! `--skip-batch`, `--skip-support`, `--broadphase-max N` (largest world of the broadphase curve, default 1e6; 0
-//! skips it), `--broadphase-repeats R` (default 3).
+//! skips it), `--broadphase-repeats R` (default 3), `--broadphase-only` (measures the broadphase curve alone and
+//! puts its section in place of the old one in the existing report, leaving the rest as it was).
 //!
 //! `--profile ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]` measures nothing and writes nothing: it runs
 //! one contender of the cell with that exact id (`3D-f64/sphere/separated/intersection`) N times (default 10,000),
-//! for `perf stat` or `valgrind --tool=callgrind` to see where the time goes.
+//! for `perf stat` or `valgrind --tool=callgrind` to see where the time goes. `--profile broadphase/N` runs one
+//! broadphase contender (`--who ours|parry`) on a world of N bodies for `--calls` frames (default 60).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -39,6 +41,7 @@ struct Options {
     support: bool,
     broadphase_max: usize,
     broadphase_repeats: usize,
+    broadphase_only: bool,
     profile: Option<(String, String, u64)>,
 }
 
@@ -52,6 +55,7 @@ fn options() -> Result<Options, String> {
         support: true,
         broadphase_max: 1_000_000,
         broadphase_repeats: 3,
+        broadphase_only: false,
         profile: None,
     };
     let (mut who, mut calls) = ("ours".to_string(), 10_000u64);
@@ -73,13 +77,14 @@ fn options() -> Result<Options, String> {
             "--broadphase-repeats" => {
                 o.broadphase_repeats = value()?.parse().map_err(|e| format!("--broadphase-repeats: {e}"))?
             }
+            "--broadphase-only" => o.broadphase_only = true,
             "--profile" => o.profile = Some((value()?, String::new(), 0)),
             "--who" => who = value()?,
             "--calls" => calls = value()?.parse().map_err(|e| format!("--calls: {e}"))?,
             "-h" | "--help" => {
                 println!(
                     "report [--out PATH] [--filter TEXT] [--batches N] [--batch-ms MS] [--pairs N] [--skip-batch] \
-                     [--skip-support] [--broadphase-max N] [--broadphase-repeats R]\n       report --profile CELL-ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]"
+                     [--skip-support] [--broadphase-max N] [--broadphase-repeats R] [--broadphase-only]\n       report --profile CELL-ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]"
                 );
                 std::process::exit(0);
             }
@@ -694,6 +699,13 @@ fn profiled_calls(run: &mut dyn FnMut(), calls: u64) {
 
 /// `--profile`: runs one contender of one cell, untimed.
 fn profile(o: &Options, id: &str, who: &str, calls: u64) -> Result<(), String> {
+    if let Some(n) = id.strip_prefix("broadphase/") {
+        let n: usize = n.parse().map_err(|e| format!("{id}: {e}"))?;
+        let frames = if calls == 10_000 { 60 } else { calls as usize };
+        let ns = gjk_bench::broadphase::profile(n, who, frames)?;
+        eprintln!("{id} {who}: {frames} frames, median {:.3} ms per frame", ns / 1e6);
+        return Ok(());
+    }
     // Only the cell's family is generated, so a profile of the whole process is mostly the runner.
     let family = id.split('/').nth(1).unwrap_or_default();
     if gjk_bench::mixed::MIXED.iter().any(|m| m.name() == family) {
@@ -719,10 +731,24 @@ fn profile(o: &Options, id: &str, who: &str, calls: u64) -> Result<(), String> {
     Ok(())
 }
 
+/// `--broadphase-only`: the broadphase curve alone, its section put in place of the old one in the report.
+fn broadphase_only(o: &Options) -> Result<(), String> {
+    let old = std::fs::read_to_string(&o.out).map_err(|e| format!("{}: {e}", o.out.display()))?;
+    eprintln!("broadphase scaling…");
+    let section = gjk_bench::broadphase::report_section(o.broadphase_max, o.broadphase_repeats, load_average);
+    std::fs::write(&o.out, gjk_bench::broadphase::splice_section(&old, &section))
+        .map_err(|e| format!("{}: {e}", o.out.display()))?;
+    eprintln!("updated the broadphase section of {}", o.out.display());
+    Ok(())
+}
+
 fn main() -> Result<(), String> {
     let o = options()?;
     if let Some((id, who, calls)) = &o.profile {
         return profile(&o, id, who, *calls);
+    }
+    if o.broadphase_only {
+        return broadphase_only(&o);
     }
     let start = Instant::now();
     let load_before = load_average();

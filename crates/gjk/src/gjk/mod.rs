@@ -106,6 +106,54 @@ pub struct WitnessSimplex<V: Vector> {
     pub len: usize,
 }
 
+/// The points of A's and B's cores behind each vertex of a distance answer's [`WitnessSimplex`] (world frame),
+/// given by [`distance_with_witnesses`]: with the simplex's weights, Σ `weights[i]` · `points_a[i]` is A's core's
+/// closest point (a ball's centre, a capsule's point on its segment) and the same sum over `points_b` is B's; when
+/// the cores intersect both sums are the common point. A support point of a polytope, box, segment or triangle is
+/// one of its vertices, so for those shapes the points are vertices placed by the pose (except the one closest
+/// point of the closed forms, a point core against a box or a segment core).
+///
+/// ```
+/// use gjk::math::{DVec2, Iso};
+/// use gjk::shape::{ConvexPolytope, Segment};
+/// let square = ConvexPolytope::new(&[
+///     DVec2::new(-1.0, -1.0), DVec2::new(1.0, -1.0), DVec2::new(1.0, 1.0), DVec2::new(-1.0, 1.0),
+/// ]).unwrap();
+/// let stick = Segment::new(DVec2::new(0.0, -5.0), DVec2::new(0.0, 5.0)).unwrap();
+/// let (pose_a, pose_b) = (Iso::identity(), Iso::from_translation(DVec2::new(3.0, 0.0)));
+/// let (d, w) = gjk::distance_with_witnesses(&square, &pose_a, &stick, &pose_b, &Default::default());
+/// assert!((d.distance - 2.0).abs() < 1e-12);
+/// let (mut a, mut b) = (DVec2::ZERO, DVec2::ZERO);
+/// for i in 0..w.len {
+///     a += w.points_a[i] * d.simplex.weights[i];
+///     b += w.points_b[i] * d.simplex.weights[i];
+/// }
+/// assert!((a - d.point_a).length() < 1e-12 && (b - d.point_b).length() < 1e-12);
+/// // The square's points are two of its corners (x = 1), the stick's its two ends.
+/// assert!((0..w.len).all(|i| w.points_a[i].x == 1.0 && w.points_b[i].y.abs() == 5.0));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Witnesses<V: Vector> {
+    /// The point of A's core behind each vertex (the first `len`).
+    pub points_a: [V; 4],
+    /// The point of B's core behind each vertex (the first `len`).
+    pub points_b: [V; 4],
+    /// How many vertices: the witness simplex's `len`.
+    pub len: usize,
+}
+
+impl<V: Vector> Witnesses<V> {
+    /// The points of the vertices `verts` (pair frame) placed in the world by A's pose.
+    fn new(verts: &[DiffVertex<V>], pose_a: &Iso<V>) -> Self {
+        let mut out = Self { points_a: [V::zero(); 4], points_b: [V::zero(); 4], len: verts.len() };
+        for (i, v) in verts.iter().enumerate() {
+            out.points_a[i] = pose_a.transform_point(v.a);
+            out.points_b[i] = pose_a.transform_point(v.b);
+        }
+        out
+    }
+}
+
 /// The answer of [`intersection`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -170,6 +218,32 @@ where
     }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     finish_distance(&core, ra, rb, pose_a)
+}
+
+/// [`distance_with`] (without warm start or observer) that also gives the points of A and B behind each vertex of
+/// the answer's witness simplex. The answer is the same, bit for bit; the points are kept apart from [`Distance`]
+/// so that the plain query does not pay for placing them (see [`Witnesses`]).
+pub fn distance_with_witnesses<V, A, B>(
+    a: &A,
+    pose_a: &Iso<V>,
+    b: &B,
+    pose_b: &Iso<V>,
+    options: &DistanceOptions<V::Real>,
+) -> (Distance<V>, Witnesses<V>)
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
+    let (ra, rb) = pair.radii();
+    let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb));
+    // The paths of `distance_with` with nobody observing and no warm start, in the same order.
+    if let Some(run) = run::run_points(&pair, &params).or_else(|| analytic::closest_cores(a, b, &pair.rel, &params)) {
+        return (finish_points(&run, ra, rb, pose_a), Witnesses::new(&[run.vertex], pose_a));
+    }
+    let core = solve(&mut pair, None, &params, &mut (), pose_a);
+    (finish_distance(&core, ra, rb, pose_a), Witnesses::new(core.simplex.vertices(), pose_a))
 }
 
 /// True when the shapes overlap or touch (the same answer as [`distance`]'s `intersecting`). Stops at the first

@@ -98,6 +98,32 @@ impl<V: Vector> DynamicTree<V> {
         }
     }
 
+    /// After leaf `leaf`'s box changed in place: each ancestor's box becomes the union of its children's again,
+    /// bottom up, until one comes out unchanged (then so would all above it). Boxes shrink as well as grow, so
+    /// every internal box stays the tight union of its leaves; the tree's shape is untouched. The change in the
+    /// ancestors' total measure is added to `refit_growth`, which tells when the tree has loosened enough to be
+    /// rebuilt.
+    pub(super) fn refit_ancestors(&mut self, leaf: u32) {
+        let mut index = self.nodes[leaf as usize].parent;
+        let mut growth = V::Real::ZERO;
+        while index != NULL {
+            let n = &self.nodes[index as usize];
+            let merged = self.nodes[n.child1 as usize].aabb.merged(&self.nodes[n.child2 as usize].aabb);
+            if merged == n.aabb {
+                break;
+            }
+            // Infinite boxes give ∞ − ∞: they take no part in the measure of looseness.
+            let g = cost(&merged) - cost(&n.aabb);
+            if g.is_finite() {
+                growth += g;
+            }
+            let n = &mut self.nodes[index as usize];
+            n.aabb = merged;
+            index = n.parent;
+        }
+        self.refit_growth += growth.to_f64();
+    }
+
     /// In `parent`, the child `old` becomes `new`.
     fn replace_child(&mut self, parent: u32, old: u32, new: u32) {
         let p = &mut self.nodes[parent as usize];

@@ -3,9 +3,12 @@
 //!
 //! One flat array of nodes with a free list; a leaf per proxy holding the proxy's *fattened* box — its box grown
 //! by a margin on every side and stretched along its predicted displacement — so that a body that moves a little
-//! stays inside its stored box and the tree does not change. A body that leaves it is taken out and put back
-//! where the surface-area heuristic says, and tree rotations on the way up keep the tree tight. Pair finding
-//! queries only those bodies (Box2D's move buffer).
+//! stays inside its stored box and the tree does not change. A new body is put where the surface-area heuristic
+//! says, and tree rotations on the way up keep the tree tight. A body that leaves its stored box gets a new one
+//! in place: its leaf stays, its ancestors' boxes are refitted (as parry's `Bvh` and rapier do), which costs a
+//! short walk up instead of a removal and an insertion at a random place in memory; when those refits have
+//! loosened the tree by a set share of its measure, it is rebuilt (balanced, laid out depth-first). Pair
+//! finding queries only the bodies whose stored box changed (Box2D's move buffer).
 //!
 //! Files: `node.rs` (the node and the box measures), `insert.rs` (insertion, removal, rotations),
 //! `rebuild.rs` (a balanced rebuild from scratch, the depth-first layout), `query.rs` (region queries, ray casts), `pairs.rs` (pair
@@ -101,7 +104,7 @@ pub struct DynamicTree<V: Vector> {
     proxies: Slots<Proxy<V>>,
     margin: V::Real,
     prediction: V::Real,
-    /// Proxies whose stored box changed since the last pair update (inserted or re-inserted).
+    /// Proxies whose stored box changed since the last pair update (inserted, or moved out of their box).
     move_buffer: Vec<u32>,
     /// The candidate pairs (those whose stored boxes overlap), sorted.
     candidates: Vec<ProxyPair>,
@@ -109,15 +112,18 @@ pub struct DynamicTree<V: Vector> {
     next: Vec<ProxyPair>,
     found: Vec<ProxyPair>,
     touched: Vec<u64>,
-    /// Scratch of the pair search: a bit per node (holds a buffered leaf), the node pairs to visit.
-    node_marks: Vec<u64>,
-    pair_stack: Vec<(u32, u32)>,
-    /// Scratch for rebuilds and reordering.
+    /// Scratch for rebuilds and reordering (`pending` also holds the buffered leaves in query order).
     leaves: Vec<u32>,
     pending: Vec<u32>,
     spare_nodes: Vec<Node<V>>,
     rebuilds: u64,
-    reinserted_since_reorder: usize,
+    loosened_rebuilds: u64,
+    /// Leaves inserted since the nodes were last laid out depth-first (see `reorder_depth_first`).
+    inserted_since_reorder: usize,
+    /// Σ of the internal nodes' measures when the tree was last rebuilt (or first measured), and how much the
+    /// in-place refits of moving leaves have added to it since: see [`DynamicTree::keep_quality`].
+    baseline_cost: Option<f64>,
+    refit_growth: f64,
 }
 
 impl<V: Vector> DynamicTree<V> {
@@ -142,13 +148,14 @@ impl<V: Vector> DynamicTree<V> {
             next: Vec::new(),
             found: Vec::new(),
             touched: Vec::new(),
-            node_marks: Vec::new(),
-            pair_stack: Vec::new(),
             leaves: Vec::new(),
             pending: Vec::new(),
             spare_nodes: Vec::new(),
             rebuilds: 0,
-            reinserted_since_reorder: 0,
+            loosened_rebuilds: 0,
+            inserted_since_reorder: 0,
+            baseline_cost: None,
+            refit_growth: 0.0,
         }
     }
 
@@ -180,6 +187,7 @@ impl<V: Vector> DynamicTree<V> {
         self.nodes[leaf as usize] = Node { aabb: fat, parent: NULL, child1: id.0, child2: NULL, height: 0 };
         self.proxies.live_mut(id.0).leaf = leaf;
         self.insert_leaf(leaf);
+        self.inserted_since_reorder += 1;
         self.move_buffer.push(id.0);
         self.keep_height_bounded();
         Ok(id)
@@ -187,9 +195,14 @@ impl<V: Vector> DynamicTree<V> {
 
     /// Gives proxy `id` its new box `aabb`, having moved by `displacement` since its last box (used to stretch
     /// the stored box ahead of the motion; pass zero for a teleport). Returns true when the proxy left its
-    /// stored box and was re-inserted (it is then looked at by the next pair update), false when the stored
+    /// stored box and got a new one (it is then looked at by the next pair update), false when the stored
     /// box still holds it and the tree is unchanged. A stored box much larger than needed (a fast body that
     /// slowed down) is also refreshed, so pairs are not reported far beyond the margin.
+    ///
+    /// A new stored box is refitted in place: the leaf keeps its place and its ancestors' boxes follow it. The
+    /// next [`DynamicTree::update_pairs`] rebuilds the tree once such refits have loosened it by a quarter of
+    /// its total measure (counted in [`TreeStats::loosened_rebuilds`]); the answers never depend on the tree's
+    /// shape, only the time to find them does.
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb<V>, displacement: V) -> Result<bool, BroadPhaseError> {
         let proxy = self.proxies.get_mut(id).ok_or(BroadPhaseError::UnknownProxy(id))?;
         if !valid_box(&aabb) {
@@ -208,17 +221,15 @@ impl<V: Vector> DynamicTree<V> {
                 return Ok(false);
             }
         }
-        self.remove_leaf(leaf);
+        // The leaf stays where it is in the tree; its ancestors' boxes follow it (see `refit_ancestors`).
         self.nodes[leaf as usize].aabb = fat;
-        self.insert_leaf(leaf);
-        self.reinserted_since_reorder += 1;
+        self.refit_ancestors(leaf);
         let proxy = self.proxies.live_mut(id.0);
         proxy.fat = fat;
         if !proxy.moved {
             proxy.moved = true;
             self.move_buffer.push(id.0);
         }
-        self.keep_height_bounded();
         Ok(true)
     }
 

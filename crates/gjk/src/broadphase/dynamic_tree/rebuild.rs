@@ -1,9 +1,13 @@
 //! A full rebuild: every internal node freed, the leaves split top-down at the median of their centres along
 //! the axis where the centres spread most. The result has the least possible height, ⌈log₂ n⌉. Used when
-//! incremental updates let the tree grow too tall (never seen in the tests, but no input sequence is excluded)
-//! and on request, after a bulk load.
+//! in-place refits of moving leaves have loosened the tree (`keep_quality`), when insertions let it grow too tall
+//! (never seen in the tests, but no input sequence is excluded), and on request, after a bulk load.
 
-use super::node::{center, FREE, NULL};
+use super::node::{center, cost, FREE, NULL};
+
+/// How much in-place refits may grow the internal nodes' total measure, as a share of its value after the last
+/// rebuild, before the tree is rebuilt (see [`DynamicTree::keep_quality`]).
+const LOOSENESS: f64 = 0.25;
 use super::DynamicTree;
 use crate::math::{Real, Vector};
 use alloc::vec::Vec;
@@ -12,6 +16,12 @@ impl<V: Vector> DynamicTree<V> {
     /// Rebuilds the tree from its leaves into a balanced tree (height ⌈log₂ n⌉). The stored boxes, and so the
     /// candidate pairs, are unchanged. Deterministic: the same leaves give the same tree.
     pub fn rebuild(&mut self) {
+        self.rebuild_balanced();
+        self.rebuilds += 1;
+    }
+
+    /// [`DynamicTree::rebuild`], uncounted.
+    fn rebuild_balanced(&mut self) {
         if self.root == NULL {
             return;
         }
@@ -28,7 +38,38 @@ impl<V: Vector> DynamicTree<V> {
         self.root = root;
         self.nodes[root as usize].parent = NULL;
         self.leaves = leaves;
-        self.rebuilds += 1;
+        self.reorder_depth_first();
+        self.inserted_since_reorder = 0;
+        self.baseline_cost = Some(self.internal_cost());
+        self.refit_growth = 0.0;
+    }
+
+    /// Moving leaves are refitted in place (their ancestors' boxes follow them, the tree's shape stays), which is
+    /// cheap but lets the tree loosen as bodies drift away from the neighbours they were grouped with. Once the
+    /// refits have grown the internal nodes' total measure by [`LOOSENESS`] of what it was after the last
+    /// rebuild, the tree is rebuilt. Called once per pair update, so a rebuild never lands inside a move.
+    pub(super) fn keep_quality(&mut self) {
+        match self.baseline_cost {
+            None => {
+                self.baseline_cost = Some(self.internal_cost());
+                self.refit_growth = 0.0;
+            }
+            Some(base) if self.refit_growth > LOOSENESS * base => {
+                self.rebuild_balanced();
+                self.loosened_rebuilds += 1;
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// Σ of the internal nodes' measures (the finite ones), in f64.
+    pub(super) fn internal_cost(&self) -> f64 {
+        self.nodes
+            .iter()
+            .filter(|n| n.height != FREE && n.height > 0)
+            .map(|n| cost(&n.aabb).to_f64())
+            .filter(|c| c.is_finite())
+            .sum()
     }
 
     /// Builds the subtree over `leaves` (at least one) and returns its root. Recursion depth ⌈log₂ n⌉ ≤ 32.

@@ -26,6 +26,8 @@ pub struct TreeStats {
     pub heap_bytes: usize,
     /// Full rebuilds so far (on request, or because the tree grew too tall).
     pub rebuilds: u64,
+    /// Full rebuilds because moving bodies had loosened the tree (see [`DynamicTree::move_proxy`]).
+    pub loosened_rebuilds: u64,
 }
 
 impl<V: Vector> DynamicTree<V> {
@@ -52,18 +54,19 @@ impl<V: Vector> DynamicTree<V> {
             candidate_pairs: self.candidates.len(),
             heap_bytes: self.heap_bytes(),
             rebuilds: self.rebuilds,
+            loosened_rebuilds: self.loosened_rebuilds,
         }
     }
 
     /// Bytes held on the heap by the tree (every buffer's capacity).
     pub fn heap_bytes(&self) -> usize {
-        self.nodes.capacity() * core::mem::size_of::<super::node::Node<V>>()
+        (self.nodes.capacity() + self.spare_nodes.capacity()) * core::mem::size_of::<super::node::Node<V>>()
             + self.proxies.heap_bytes()
             + (self.move_buffer.capacity() + self.leaves.capacity()) * 4
             + (self.candidates.capacity() + self.next.capacity() + self.found.capacity())
                 * core::mem::size_of::<ProxyPair>()
-            + (self.touched.capacity() + self.node_marks.capacity()) * 8
-            + self.pair_stack.capacity() * 8
+            + self.touched.capacity() * 8
+            + self.pending.capacity() * 4
     }
 
     /// Checks every invariant: links both ways between parents and children, each internal node's box equal to

@@ -1,0 +1,292 @@
+//! `"simplices": true` on 2D and 3D `distance` lines (docs/cli.md, "Witness simplices"): each answer's
+//! `simplex_a` and `simplex_b` must reproduce the cores' closest points (to 1e-12 of the numbers in play), with
+//! positive weights summing to one, at most DIM + 1 points, and indices naming input points (a convex shape's
+//! `points`, a box's corners by their bits, a segment's ends, a triangle's vertices) equal to the listed points
+//! placed by the pose. Lines without the flag keep their fields; the flag elsewhere is an error line.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use serde_json::{json, Value};
+
+fn run(lines: &[Value]) -> Vec<Value> {
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gjk"))
+        .arg("query")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("gjk runs");
+    // Written from another thread: gjk answers as it reads, so a long input would fill both pipes otherwise.
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).expect("write"));
+    let out = child.wait_with_output().expect("gjk ends");
+    writer.join().expect("input written");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let answers: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(answers.len(), lines.len(), "one answer per line");
+    for (l, a) in lines.iter().zip(&answers) {
+        assert_eq!(l["id"], a["id"]);
+    }
+    answers
+}
+
+fn nums(v: &Value) -> Vec<f64> {
+    v.as_array().unwrap_or_else(|| panic!("an array: {v}")).iter().map(|x| x.as_f64().unwrap()).collect()
+}
+
+/// A small deterministic generator (no dependency): numbers in [−1, 1).
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 11) as f64) / ((1u64 << 53) as f64) * 2.0 - 1.0
+    }
+    fn point(&mut self, dim: usize, s: f64) -> Vec<f64> {
+        (0..dim).map(|_| s * self.next()).collect()
+    }
+}
+
+/// A rotation (a quaternion in 3D, an angle in 2D) and a translation, as the line gives them.
+fn pose(r: &mut Lcg, dim: usize, spread: f64) -> Value {
+    if dim == 2 {
+        json!({"rotation": 3.0 * r.next(), "translation": r.point(2, spread)})
+    } else {
+        let q: Vec<f64> = r.point(4, 1.0);
+        let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+        json!({"rotation": q.iter().map(|x| x / n).collect::<Vec<_>>(), "translation": r.point(3, spread)})
+    }
+}
+
+/// Applies a line's pose to a point (the same formulas as the library: q v q* + t, or the 2D rotation).
+fn place(pose: &Value, p: &[f64]) -> Vec<f64> {
+    let t = nums(&pose["translation"]);
+    if pose["rotation"].is_null() {
+        return p.iter().zip(&t).map(|(x, y)| x + y).collect();
+    }
+    if p.len() == 2 {
+        let a = pose["rotation"].as_f64().unwrap();
+        let (s, c) = a.sin_cos();
+        vec![c * p[0] - s * p[1] + t[0], s * p[0] + c * p[1] + t[1]]
+    } else {
+        let q = nums(&pose["rotation"]);
+        let (x, y, z, w) = (q[0], q[1], q[2], q[3]);
+        // v + 2w (u × v) + 2 u × (u × v), u = (x, y, z).
+        let u = [x, y, z];
+        let cross = |a: [f64; 3], b: [f64; 3]| {
+            [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+        };
+        let v = [p[0], p[1], p[2]];
+        let uv = cross(u, v);
+        let uuv = cross(u, uv);
+        (0..3).map(|k| v[k] + 2.0 * (w * uv[k] + uuv[k]) + t[k]).collect()
+    }
+}
+
+/// The input points an index names: a convex shape's points, a box's corners (bit k set: +half_extents[k]), a
+/// segment's ends, a triangle's vertices, a sphere's centre, a capsule's segment ends along y.
+fn vertices(shape: &Value) -> Option<Vec<Vec<f64>>> {
+    match shape["type"].as_str().unwrap() {
+        "convex" | "polygon" | "polyhedron" => Some(shape["points"].as_array().unwrap().iter().map(nums).collect()),
+        "box" | "rectangle" => {
+            let h = nums(&shape["half_extents"]);
+            Some(
+                (0..1 << h.len())
+                    .map(|i| (0..h.len()).map(|k| if i & (1 << k) != 0 { h[k] } else { -h[k] }).collect())
+                    .collect(),
+            )
+        }
+        "segment" => Some(vec![nums(&shape["a"]), nums(&shape["b"])]),
+        "triangle" => Some(vec![nums(&shape["a"]), nums(&shape["b"]), nums(&shape["c"])]),
+        "sphere" | "circle" => None,
+        "capsule" => {
+            let h = shape["half_height"].as_f64().unwrap();
+            Some(vec![vec![0.0, -h, 0.0], vec![0.0, h, 0.0]])
+        }
+        _ => None,
+    }
+}
+
+/// The radius a shape's core is rounded by (a cylinder's `radius` is not one: its core is itself).
+fn radius(shape: &Value) -> f64 {
+    match shape["type"].as_str().unwrap() {
+        "sphere" | "circle" | "capsule" => shape["radius"].as_f64().unwrap(),
+        _ => 0.0,
+    }
+}
+
+/// Checks one answer's simplices against its line; returns the largest error of the reproduced points relative
+/// to the size of the numbers in play.
+fn check(line: &Value, answer: &Value) -> f64 {
+    let ctx = format!("{line} -> {answer}");
+    assert!(answer["error"].is_null(), "{ctx}");
+    let dim = nums(&answer["point_a"]).len();
+    let normal = nums(&answer["normal"]);
+    let mut worst: f64 = 0.0;
+    for (side, point, shape, pose, sign) in
+        [("simplex_a", "point_a", "a", "pose_a", -1.0), ("simplex_b", "point_b", "b", "pose_b", 1.0)]
+    {
+        let s = &answer[side];
+        let (indices, points, weights) =
+            (s["indices"].as_array().unwrap(), s["points"].as_array().unwrap(), nums(&s["weights"]));
+        assert!(!weights.is_empty() && weights.len() <= dim + 1, "{ctx}: {} points", weights.len());
+        assert!(indices.len() == weights.len() && points.len() == weights.len(), "{ctx}");
+        assert!(weights.iter().all(|&w| w > 0.0), "{ctx}: weights {weights:?}");
+        assert!((weights.iter().sum::<f64>() - 1.0).abs() < 1e-14, "{ctx}: weights sum");
+        // The core's closest point: the answer's point moved back by the radius along the normal.
+        let r = radius(&line[shape]);
+        let want: Vec<f64> = nums(&answer[point]).iter().zip(&normal).map(|(p, n)| p + sign * r * n).collect();
+        let mut sum = vec![0.0; dim];
+        let mut size: f64 = 1.0;
+        for (p, w) in points.iter().zip(&weights) {
+            for (k, x) in nums(p).iter().enumerate() {
+                sum[k] += w * x;
+                size = size.max(x.abs());
+            }
+        }
+        let err = sum.iter().zip(&want).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt() / size;
+        assert!(err <= 1e-12, "{ctx}: {side} reproduces {point} to {err:e}");
+        worst = worst.max(err);
+        let (Some(verts), pose) = (vertices(&line[shape]), &line[pose]) else { continue };
+        for (i, p) in indices.iter().zip(points) {
+            let i = i.as_u64().unwrap_or_else(|| panic!("{ctx}: an index for every point of {shape}")) as usize;
+            let placed = if pose.is_null() { verts[i].clone() } else { place(pose, &verts[i]) };
+            let d = placed.iter().zip(nums(p)).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
+            assert!(d <= 1e-12 * size, "{ctx}: {side} point {i} is {d:e} from its input point");
+        }
+    }
+    worst
+}
+
+fn distance(a: Value, pose_a: Value, b: Value, pose_b: Value, id: usize) -> Value {
+    json!({"id": id, "query": "distance", "a": a, "pose_a": pose_a, "b": b, "pose_b": pose_b, "simplices": true})
+}
+
+#[test]
+fn random_polytopes_boxes_segments_and_triangles_in_2d_and_3d() {
+    let mut r = Lcg(15);
+    let mut lines = Vec::new();
+    for case in 0..120 {
+        let dim = 2 + case % 2;
+        let offset = [0.0, 1e4][case / 60];
+        let spread = |r: &mut Lcg| {
+            let mut p = pose(r, dim, 2.0);
+            let t: Vec<f64> = nums(&p["translation"]).iter().map(|x| x + offset).collect();
+            p["translation"] = json!(t);
+            p
+        };
+        let convex = |r: &mut Lcg, n: usize| json!({"type": "convex", "points": (0..n).map(|_| r.point(dim, 1.0)).collect::<Vec<_>>()});
+        let bx = |r: &mut Lcg| json!({"type": "box", "half_extents": (0..dim).map(|_| 0.2 + r.next().abs()).collect::<Vec<_>>()});
+        let seg = |r: &mut Lcg| json!({"type": "segment", "a": r.point(dim, 1.0), "b": r.point(dim, 1.0)});
+        let shapes: Vec<Value> = match case % 4 {
+            0 => vec![convex(&mut r, 4 + case % 9), convex(&mut r, 3 + case % 5)],
+            1 => vec![bx(&mut r), seg(&mut r)],
+            2 => vec![seg(&mut r), convex(&mut r, 6)],
+            _ if dim == 3 => {
+                vec![
+                    json!({"type": "triangle", "a": r.point(3, 1.0), "b": r.point(3, 1.0), "c": r.point(3, 1.0)}),
+                    bx(&mut r),
+                ]
+            }
+            _ => vec![bx(&mut r), bx(&mut r)],
+        };
+        let (pa, pb) = (spread(&mut r), spread(&mut r));
+        lines.push(distance(shapes[0].clone(), pa, shapes[1].clone(), pb, case));
+    }
+    let answers = run(&lines);
+    let mut worst: f64 = 0.0;
+    let (mut apart, mut overlapping) = (0, 0);
+    for (l, a) in lines.iter().zip(&answers) {
+        worst = worst.max(check(l, a));
+        if a["intersecting"] == true {
+            overlapping += 1
+        } else {
+            apart += 1
+        }
+    }
+    assert!(apart > 10 && overlapping > 10, "{apart} apart, {overlapping} overlapping");
+    eprintln!("largest relative error of a reproduced point: {worst:e}");
+}
+
+/// Touching boxes (faces, edges, corners), one inside the other, and shapes with radii: a sphere's centre and a
+/// box's face point against it (the closed form, written as the box corners it is a combination of), a capsule's
+/// segment ends.
+#[test]
+fn touching_inside_and_rounded_cases() {
+    let cube = json!({"type": "box", "half_extents": [0.5, 0.5, 0.5]});
+    let at = |t: [f64; 3]| json!({"translation": t});
+    let lines = vec![
+        distance(cube.clone(), Value::Null, cube.clone(), at([1.0, 0.2, -0.1]), 0),
+        distance(cube.clone(), Value::Null, cube.clone(), at([1.0, 1.0, 0.3]), 1),
+        distance(cube.clone(), Value::Null, cube.clone(), at([1.0, 1.0, 1.0]), 2),
+        distance(json!({"type": "box", "half_extents": [2, 2, 2]}), Value::Null, cube.clone(), at([0.1, 0.2, 0.3]), 3),
+        distance(json!({"type": "sphere", "radius": 0.5}), Value::Null, cube.clone(), at([2.0, 0.1, 0.2]), 4),
+        distance(
+            json!({"type": "capsule", "half_height": 1, "radius": 0.25}),
+            Value::Null,
+            cube.clone(),
+            at([2.0, 3.0, 0.0]),
+            5,
+        ),
+        distance(
+            json!({"type": "rectangle", "half_extents": [1, 2]}),
+            Value::Null,
+            json!({"type": "circle", "radius": 0.5}),
+            at2([0.5, 4.0]),
+            6,
+        ),
+        distance(
+            json!({"type": "polygon", "points": [[0, 0], [1, 0], [0, 1]]}),
+            Value::Null,
+            json!({"type": "polygon", "points": [[0, 0], [1, 0], [0, 1]]}),
+            at2([1.0, 0.0]),
+            7,
+        ),
+    ];
+    let answers = run(&lines);
+    for (l, a) in lines.iter().zip(&answers) {
+        check(l, a);
+    }
+    for i in [0, 1, 2, 3, 7] {
+        assert_eq!(answers[i]["intersecting"], true, "{}", answers[i]);
+    }
+    // Face to face: the common point is on both boxes' faces, so on at most 3 corners of each (a 2D face's
+    // triangle); the sphere's core is its centre, index 0.
+    assert_eq!(answers[4]["simplex_a"], json!({"indices": [0], "points": [[0.0, 0.0, 0.0]], "weights": [1.0]}));
+    // The box's nearest point to the sphere is on its −x face: its corners there have bit 0 clear.
+    for i in answers[4]["simplex_b"]["indices"].as_array().unwrap() {
+        assert_eq!(i.as_u64().unwrap() & 1, 0, "{}", answers[4]);
+    }
+}
+
+fn at2(t: [f64; 2]) -> Value {
+    json!({"translation": t})
+}
+
+/// Lines without the flag answer as before; curved cores get `null` indices; the flag on another query or a
+/// composite shape, or with a value other than true / false / null, is an error line.
+#[test]
+fn the_flag_extends_distance_lines_only() {
+    let ball = json!({"type": "sphere", "radius": 1});
+    let mesh = json!({"type": "trimesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "indices": [[0, 1, 2]]});
+    let far = json!({"translation": [3, 0, 0]});
+    let lines = vec![
+        json!({"id": 0, "query": "distance", "a": ball, "b": ball, "pose_b": far}),
+        json!({"id": 1, "query": "distance", "a": ball, "b": ball, "pose_b": far, "simplices": false}),
+        json!({"id": 2, "query": "distance", "a": {"type": "cylinder", "radius": 1, "half_height": 1}, "b": ball, "pose_b": far, "simplices": true}),
+        json!({"id": 3, "query": "penetration", "a": ball, "b": ball, "simplices": true}),
+        json!({"id": 4, "query": "distance", "a": mesh, "b": ball, "pose_b": far, "simplices": true}),
+        json!({"id": 5, "query": "distance", "a": ball, "b": ball, "simplices": "yes"}),
+    ];
+    let answers = run(&lines);
+    let keys = |a: &Value| a.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    let plain = ["id", "intersecting", "distance", "point_a", "point_b", "normal", "iterations", "status"];
+    assert_eq!(keys(&answers[0]), plain, "{}", answers[0]);
+    assert_eq!(keys(&answers[1]), plain, "{}", answers[1]);
+    check(&lines[2], &answers[2]);
+    assert_eq!(answers[2]["simplex_a"]["indices"][0], Value::Null, "{}", answers[2]);
+    for a in &answers[3..] {
+        assert!(a["error"].is_string(), "{a}");
+    }
+}
