@@ -3,39 +3,12 @@
 //! in the next built size with zero coordinates: the answers must agree), against closed forms, and errors for
 //! everything ℝᵏ does not support — one output line per input line, same ids.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support;
 
 use gjk::math::VecN;
 use gjk::nd::PointSet;
-use serde_json::{json, Value};
-
-fn run(lines: &[Value]) -> Vec<Value> {
-    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gjk"))
-        .arg("query")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("gjk runs");
-    // Written from another thread: gjk answers as it reads, so a long input would fill both pipes otherwise.
-    let mut stdin = child.stdin.take().expect("stdin");
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()).expect("write"));
-    let out = child.wait_with_output().expect("gjk ends");
-    writer.join().expect("input written");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
-    let answers: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(answers.len(), lines.len(), "one answer per line");
-    for (l, a) in lines.iter().zip(&answers) {
-        assert_eq!(l["id"], a["id"]);
-    }
-    answers
-}
-
-fn nums(v: &Value) -> Vec<f64> {
-    v.as_array().unwrap().iter().map(|x| x.as_f64().unwrap()).collect()
-}
+use serde_json::json;
+use support::{nums, run};
 
 /// A deterministic cloud: `m` points of ℝᵏ (a small LCG, so the test needs no generator).
 fn cloud(seed: u64, m: usize, k: usize, shift: f64) -> Vec<Vec<f64>> {
