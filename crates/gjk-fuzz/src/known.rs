@@ -61,7 +61,12 @@ pub const FOUND: &[(&str, &str, &str)] = &[
     ),
     // 2D capsules of radius 0 and 2D segments are cast exactly since right11 (seed 31: 14 of these, and all 18
     // `ray.normal_unit`, gone); what is left: f32 rays on thin or huge shapes.
-    ("ray.missed_hit", "", "found: ray misses a shape its segment crosses (f32: thin slabs, shapes of 1e9)"),
+    (
+        "ray.missed_hit",
+        "",
+        "found: ray misses a shape its segment crosses (f32: thin slabs, shapes of 1e9; f64: a ray from a 2D polygon's \
+         boundary heading in, by the GJK path, seed 1 case 4505)",
+    ),
     ("cast.hit_is_contact", "", "found: f32 linear shape_cast hit where the shapes are still apart"),
     ("warm.same_distance", "", "found: warm-started distance says intersecting where the cold one says far apart"),
     ("intersects.equals_distance", "", "found: intersects and distance().intersecting disagree"),
