@@ -89,6 +89,20 @@ fn radius(shape: &Value) -> f64 {
     }
 }
 
+/// How far the weighted sum of a simplex's points is from `want`, relative to the size of the numbers in play
+/// (at least 1), and that size.
+fn reproduction_error(points: &[Value], weights: &[f64], want: &[f64]) -> (f64, f64) {
+    let mut sum = vec![0.0; want.len()];
+    let mut size: f64 = 1.0;
+    for (p, w) in points.iter().zip(weights) {
+        for (k, x) in nums(p).iter().enumerate() {
+            sum[k] += w * x;
+            size = size.max(x.abs());
+        }
+    }
+    (sum.iter().zip(want).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt() / size, size)
+}
+
 /// Checks one answer's simplices against its line; returns the largest error of the reproduced points relative
 /// to the size of the numbers in play.
 fn check(line: &Value, answer: &Value) -> f64 {
@@ -110,15 +124,7 @@ fn check(line: &Value, answer: &Value) -> f64 {
         // The core's closest point: the answer's point moved back by the radius along the normal.
         let r = radius(&line[shape]);
         let want: Vec<f64> = nums(&answer[point]).iter().zip(&normal).map(|(p, n)| p + sign * r * n).collect();
-        let mut sum = vec![0.0; dim];
-        let mut size: f64 = 1.0;
-        for (p, w) in points.iter().zip(&weights) {
-            for (k, x) in nums(p).iter().enumerate() {
-                sum[k] += w * x;
-                size = size.max(x.abs());
-            }
-        }
-        let err = sum.iter().zip(&want).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt() / size;
+        let (err, size) = reproduction_error(points, &weights, &want);
         assert!(err <= 1e-12, "{ctx}: {side} reproduces {point} to {err:e}");
         worst = worst.max(err);
         let (Some(verts), pose) = (vertices(&line[shape]), &line[pose]) else { continue };
@@ -456,14 +462,7 @@ fn composite_lines_give_the_simplices_of_their_leaves() {
             let part = answer[part].as_u64();
             let r = leaf_radius(&line[shape], part);
             let want: Vec<f64> = nums(&answer[point]).iter().zip(&normal).map(|(p, n)| p + sign * r * n).collect();
-            let (mut sum, mut size) = (vec![0.0; dim], 1.0f64);
-            for (p, w) in points.iter().zip(&weights) {
-                for (k, x) in nums(p).iter().enumerate() {
-                    sum[k] += w * x;
-                    size = size.max(x.abs());
-                }
-            }
-            let err = sum.iter().zip(&want).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt() / size;
+            let (err, size) = reproduction_error(points, &weights, &want);
             assert!(err <= 1e-12, "{ctx}: {side} reproduces {point} to {err:e}");
             worst = worst.max(err);
             // Apart, every point is a vertex (a support point of a polytope, a triangle, a segment, a grid cell)

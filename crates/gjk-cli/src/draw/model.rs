@@ -195,13 +195,26 @@ fn build_opts(line: &Value, warm: &[P3], meshes: bool) -> Result<Drawing, String
 const ABOUT_CHARS: usize = 240;
 
 /// A shape's JSON as the picture describes it: in full when short, else its start and its length.
-pub(super) fn brief(v: &Value) -> String {
+fn brief(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() <= ABOUT_CHARS {
         return s;
     }
     let cut: String = s.chars().take(ABOUT_CHARS).collect();
     format!("{cut} … ({} characters in all)", s.len())
+}
+
+/// What a picture says was asked: "A = shape at pose", "B = …", each cut by [`brief`].
+pub(super) fn about(line: &Value) -> Vec<String> {
+    let mut about = Vec::new();
+    for (key, pose_key) in [("a", "pose_a"), ("b", "pose_b")] {
+        let mut s = format!("{} = {}", key.to_uppercase(), brief(&line[key]));
+        if let Some(p) = line.get(pose_key).filter(|p| !p.is_null()) {
+            s.push_str(&format!(" at {}", brief(p)));
+        }
+        about.push(s);
+    }
+    about
 }
 
 impl Drawing {
@@ -403,14 +416,7 @@ fn build_in<V: Space>(line: &Value, warm: &[P3], with_meshes: bool) -> Result<Dr
     let steps = step_views(&start, &rec.steps);
     let epa = rec.epa_steps.iter().map(epa_view).collect();
     let title = format!("GJK {} query ({}D)", kind.name(), V::DIM);
-    let mut about = Vec::new();
-    for (key, pose_key) in [("a", "pose_a"), ("b", "pose_b")] {
-        let mut s = format!("{} = {}", key.to_uppercase(), brief(&line[key]));
-        if let Some(p) = line.get(pose_key).filter(|p| !p.is_null()) {
-            s.push_str(&format!(" at {}", brief(p)));
-        }
-        about.push(s);
-    }
+    let about = about(line);
     Ok(Drawing {
         dim: V::DIM,
         kind,

@@ -89,10 +89,31 @@ fn epa_panels(d: &Drawing) -> impl Iterator<Item = &EpaView> {
 
 /// A square window onto a view's plane.
 #[derive(Clone, Copy)]
-struct Bounds {
-    x0: f64,
-    y0: f64,
-    span: f64,
+pub(super) struct Bounds {
+    pub(super) x0: f64,
+    pub(super) y0: f64,
+    pub(super) span: f64,
+}
+
+impl Bounds {
+    /// The square window around `pts` (the origin alone when there are none), with a margin.
+    pub(super) fn around(pts: &[P2]) -> Self {
+        let (lo, hi) = minmax(pts);
+        let c = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
+        let mut span = (hi[0] - lo[0]).max(hi[1] - lo[1]);
+        let floor = 1e-9 * (1.0 + c[0].abs().max(c[1].abs()));
+        if span.is_nan() || span <= floor {
+            span = 1.0;
+        }
+        span *= 1.16;
+        Bounds { x0: c[0] - span / 2.0, y0: c[1] - span / 2.0, span }
+    }
+
+    /// Pixel position of a point of the plane in a plot `size` pixels square (plot-local, y down).
+    pub(super) fn px(&self, size: f64, p: P2) -> (f64, f64) {
+        let k = size / self.span;
+        ((p[0] - self.x0) * k, size - (p[1] - self.y0) * k)
+    }
 }
 
 /// A view's plot: its window and its size in pixels.
@@ -112,8 +133,7 @@ struct Plot<'d> {
 impl Plot<'_> {
     /// Pixel position of a point of the view's plane (plot-local, y down).
     fn px(&self, p: P2) -> (f64, f64) {
-        let k = self.size / self.bounds.span;
-        ((p[0] - self.bounds.x0) * k, self.size - (p[1] - self.bounds.y0) * k)
+        self.bounds.px(self.size, p)
     }
     fn pt(&self, p: P3) -> (f64, f64) {
         self.px(self.view.project(p))
@@ -175,29 +195,8 @@ fn sheet(d: &Drawing) -> (String, Vec<Vec<LabelBox>>) {
 
     // Header: title, what was asked, the answer line, the legend.
     let mut head = String::new();
-    let mut y = MARGIN - 8.0;
-    for line in wrap(&d.title, ((width - 2.0 * MARGIN) / (20.0 * 0.62)) as usize) {
-        y += 26.0;
-        text(&mut head, MARGIN, y, 20.0, "bold", "start", COL_TEXT, line.trim_start());
-    }
-    y += 8.0;
-    for line in d.about.iter().flat_map(|l| wrap(l, ((width - 2.0 * MARGIN) / (12.0 * 0.6)) as usize)) {
-        y += 17.0;
-        text(&mut head, MARGIN, y, 12.0, "normal", "start", COL_MUTED, &line);
-    }
-    let answer = format!("gjk query answers: {}", d.answer_json);
-    for line in wrap_after_commas(&answer, ((width - 2.0 * MARGIN) / (11.0 * 0.61)) as usize) {
-        y += 16.0;
-        let _ = writeln!(
-            head,
-            r#"<text x="{}" y="{}" font-family="{MONO}" font-size="11" fill="{COL_MUTED}">{}</text>"#,
-            f(MARGIN),
-            f(y),
-            esc(&line)
-        );
-    }
-    y += 12.0;
-    y = legend(&mut head, d, y, width);
+    let y = header(&mut head, &d.title, &d.about, &d.answer_json, width);
+    let y = legend(&mut head, d, y, width);
     let top = y + 10.0;
     let height = top + rows as f64 * panel_h + (rows - 1) as f64 * GAP + MARGIN;
 
@@ -319,6 +318,35 @@ fn sheet(d: &Drawing) -> (String, Vec<Vec<LabelBox>>) {
     (o, boxes)
 }
 
+/// A sheet's header, `width` pixels wide: the title, the lines saying what was asked (wrapped at spaces, a shape's
+/// JSON after its commas), and the answer line `gjk query` prints. Returns the y below it.
+pub(super) fn header(o: &mut String, title: &str, about: &[String], answer_json: &str, width: f64) -> f64 {
+    let mut y = MARGIN - 8.0;
+    for line in wrap(title, ((width - 2.0 * MARGIN) / (20.0 * 0.62)) as usize) {
+        y += 26.0;
+        text(o, MARGIN, y, 20.0, "bold", "start", COL_TEXT, line.trim_start());
+    }
+    y += 8.0;
+    let chars = ((width - 2.0 * MARGIN) / (12.0 * 0.6)) as usize;
+    let pieces = about.iter().flat_map(|l| wrap(l, chars));
+    for line in pieces.flat_map(|l| if l.chars().count() > chars { wrap_after_commas(&l, chars) } else { vec![l] }) {
+        y += 17.0;
+        text(o, MARGIN, y, 12.0, "normal", "start", COL_MUTED, &line);
+    }
+    let answer = format!("gjk query answers: {answer_json}");
+    for line in wrap_after_commas(&answer, ((width - 2.0 * MARGIN) / (11.0 * 0.61)) as usize) {
+        y += 16.0;
+        let _ = writeln!(
+            o,
+            r#"<text x="{}" y="{}" font-family="{MONO}" font-size="11" fill="{COL_MUTED}">{}</text>"#,
+            f(MARGIN),
+            f(y),
+            esc(&line)
+        );
+    }
+    y + 12.0
+}
+
 /// One plot in one frame: A, B and A − B together when they fit one window, else side by side.
 fn frames(d: &Drawing) -> Vec<Frame> {
     let together = (0..d.views.len()).all(|v| {
@@ -394,15 +422,7 @@ fn bounds(d: &Drawing, frame: Frame, v: usize) -> Bounds {
     if frame.diff() {
         pts.extend(diff_points(d, v));
     }
-    let (lo, hi) = minmax(&pts);
-    let c = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
-    let mut span = (hi[0] - lo[0]).max(hi[1] - lo[1]);
-    let floor = 1e-9 * (1.0 + c[0].abs().max(c[1].abs()));
-    if span.is_nan() || span <= floor {
-        span = 1.0;
-    }
-    span *= 1.16;
-    Bounds { x0: c[0] - span / 2.0, y0: c[1] - span / 2.0, span }
+    Bounds::around(&pts)
 }
 
 /// Tick positions and the number of decimals of their labels: about five per window, at 1, 2 or 5 × 10ⁿ.
@@ -615,34 +635,39 @@ fn epa_polytope(o: &mut String, p: &Plot<'_>, e: &EpaView) {
 
 /// The plot's background, grid and the axes through the origin (under everything).
 fn grid(o: &mut String, p: &Plot<'_>) {
-    let s = p.size;
+    grid_in(o, p.bounds, p.size);
+}
+
+/// The background, grid and axes through the origin of a plot `size` pixels square onto window `b`.
+pub(super) fn grid_in(o: &mut String, b: Bounds, s: f64) {
     let _ = writeln!(o, r##"<rect x="0" y="0" width="{0}" height="{0}" fill="#ffffff"/>"##, f(s));
-    let b = p.bounds;
     for t in ticks(b.x0, b.span).0 {
-        let (x, _) = p.px([t, 0.0]);
+        let (x, _) = b.px(s, [t, 0.0]);
         line(o, (x, 0.0), (x, s), if t == 0.0 { COL_AXIS } else { COL_GRID }, 1.0, None);
     }
     for t in ticks(b.y0, b.span).0 {
-        let (_, y) = p.px([0.0, t]);
+        let (_, y) = b.px(s, [0.0, t]);
         line(o, (0.0, y), (s, y), if t == 0.0 { COL_AXIS } else { COL_GRID }, 1.0, None);
     }
 }
 
 /// The plot's frame, ticks and their labels, axis names (over everything but the point labels).
 fn axes(o: &mut String, p: &Plot<'_>) {
-    let s = p.size;
-    let b = p.bounds;
+    axes_in(o, p.bounds, p.size, p.view.axis_names());
+}
+
+/// The frame, ticks, tick labels and axis names of a plot `size` pixels square onto window `b`.
+pub(super) fn axes_in(o: &mut String, b: Bounds, s: f64, (xn, yn): (&str, &str)) {
     let (xt, xdec) = ticks(b.x0, b.span);
     let (yt, ydec) = ticks(b.y0, b.span);
-    let (xn, yn) = p.view.axis_names();
     let _ = writeln!(o, r#"<rect x="0" y="0" width="{0}" height="{0}" fill="none" stroke="{COL_FRAME}"/>"#, f(s));
     for &t in &xt {
-        let (x, _) = p.px([t, 0.0]);
+        let (x, _) = b.px(s, [t, 0.0]);
         line(o, (x, s), (x, s + 4.0), COL_MUTED, 1.0, None);
         text(o, x, s + 15.0, 10.0, "normal", "middle", COL_MUTED, &tick_label(t, xdec));
     }
     for &t in &yt {
-        let (_, y) = p.px([0.0, t]);
+        let (_, y) = b.px(s, [0.0, t]);
         line(o, (-4.0, y), (0.0, y), COL_MUTED, 1.0, None);
         text(o, -6.0, y + 3.5, 10.0, "normal", "end", COL_MUTED, &tick_label(t, ydec));
     }

@@ -11,7 +11,7 @@ use gjk::query::{self, Kind as ShapeKind, LeafRun, Shape, WalkRecorder};
 use gjk::shape::{support_full, SupportMap};
 use serde_json::Value;
 
-use super::model::{brief, num, outline, vec, Answer, Kind, View, P2};
+use super::model::{about, num, outline, vec, Answer, Kind, View, P2};
 use crate::composite::Built;
 use crate::mesh::MeshFolder;
 use crate::model::Query;
@@ -133,18 +133,10 @@ fn build_2d(line: &Value) -> Result<Option<WalkDrawing>, String> {
 
     let runs: Vec<RunView> = walk.leaves.iter().map(|r| run_view(kind, r)).collect();
     let decided = decided_run(kind, &fields, &walk.leaves);
-    let mut about = Vec::new();
-    for (key, pose_key) in [("a", "pose_a"), ("b", "pose_b")] {
-        let mut s = format!("{} = {}", key.to_uppercase(), brief(&line[key]));
-        if let Some(p) = line.get(pose_key).filter(|p| !p.is_null()) {
-            s.push_str(&format!(" at {}", brief(p)));
-        }
-        about.push(s);
-    }
     let drawing = WalkDrawing {
         kind,
         title: format!("gjk {} query on a composite shape (2D): the tree walk", kind.name()),
-        about,
+        about: about(line),
         answer_json,
         a: side_a,
         b: side_b,

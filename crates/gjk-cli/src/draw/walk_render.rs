@@ -9,9 +9,8 @@ use std::fmt::Write;
 
 use super::model::{num, vec, Kind, P2};
 use super::render::{
-    dot, esc, f, line, path, text, tick_label, ticks, wrap, wrap_after_commas, CAPTION_FONT, CAPTION_LINE, COL_A,
-    COL_ANSWER, COL_AXIS, COL_B, COL_FRAME, COL_GRID, COL_MUTED, COL_TEXT, COL_V, FONT, LEFT, MARGIN, MONO, PAD,
-    PANEL_TITLE, RIGHT, TOP,
+    axes_in, dot, esc, f, grid_in, header, line, path, text, wrap, Bounds, CAPTION_FONT, CAPTION_LINE, COL_A,
+    COL_ANSWER, COL_B, COL_FRAME, COL_MUTED, COL_TEXT, COL_V, FONT, LEFT, MARGIN, PAD, PANEL_TITLE, RIGHT, TOP,
 };
 use super::walk::{RunView, SideView, WalkDrawing, MAX_LEAVES};
 
@@ -20,89 +19,34 @@ const SIZE: f64 = 560.0;
 /// Runs listed under the plot (a long walk lists its first ones and says how many more there were).
 const MAX_LISTED_RUNS: usize = 12;
 
-/// The plot's window onto the plane: its lower-left corner and side, and the pixels per unit.
-struct Window {
-    x0: f64,
-    y0: f64,
-    span: f64,
+/// The window around everything drawn (a half-space's line is drawn across whatever it shows).
+fn window(d: &WalkDrawing) -> Bounds {
+    let sides = [&d.a, &d.b];
+    let mut pts: Vec<P2> = sides.iter().flat_map(|s| s.leaves.iter().flat_map(|(_, o)| o.iter().copied())).collect();
+    pts.extend(sides.iter().flat_map(|s| s.nodes.iter().flat_map(|(_, c)| c.iter().copied())));
+    pts.extend(sides.iter().filter_map(|s| s.plane.map(|(p, _)| p)));
+    pts.extend(d.runs.iter().flat_map(|r| r.points.iter().flat_map(|(a, b)| [*a, *b])));
+    pts.extend([d.answer.point_a, d.answer.point_b].into_iter().flatten().map(|p| [p[0], p[1]]));
+    Bounds::around(&pts)
 }
 
-impl Window {
-    /// Everything drawn, with a margin, made square (a half-space's line is drawn across whatever this shows).
-    fn around(d: &WalkDrawing) -> Self {
-        let sides = [&d.a, &d.b];
-        let mut pts: Vec<P2> =
-            sides.iter().flat_map(|s| s.leaves.iter().flat_map(|(_, o)| o.iter().copied())).collect();
-        pts.extend(sides.iter().flat_map(|s| s.nodes.iter().flat_map(|(_, c)| c.iter().copied())));
-        pts.extend(sides.iter().filter_map(|s| s.plane.map(|(p, _)| p)));
-        pts.extend(d.runs.iter().flat_map(|r| r.points.iter().flat_map(|(a, b)| [*a, *b])));
-        pts.extend([d.answer.point_a, d.answer.point_b].into_iter().flatten().map(|p| [p[0], p[1]]));
-        let mut lo = [f64::INFINITY; 2];
-        let mut hi = [f64::NEG_INFINITY; 2];
-        for p in &pts {
-            for k in 0..2 {
-                lo[k] = lo[k].min(p[k]);
-                hi[k] = hi[k].max(p[k]);
-            }
-        }
-        if lo[0] > hi[0] {
-            (lo, hi) = ([0.0; 2], [0.0; 2]);
-        }
-        let c = [(lo[0] + hi[0]) / 2.0, (lo[1] + hi[1]) / 2.0];
-        let mut span = (hi[0] - lo[0]).max(hi[1] - lo[1]);
-        if span.is_nan() || span <= 1e-9 * (1.0 + c[0].abs().max(c[1].abs())) {
-            // A lone half-space, or everything in one point: a unit window around it.
-            span = 1.0;
-        }
-        span *= 1.16;
-        Window { x0: c[0] - span / 2.0, y0: c[1] - span / 2.0, span }
-    }
-
-    /// Pixel position of a point (plot-local, y down).
-    fn px(&self, p: P2) -> (f64, f64) {
-        let k = SIZE / self.span;
-        ((p[0] - self.x0) * k, SIZE - (p[1] - self.y0) * k)
-    }
-
-    /// The window's corners in the plane, counter-clockwise.
-    fn corners(&self) -> [P2; 4] {
-        let (x1, y1) = (self.x0 + self.span, self.y0 + self.span);
-        [[self.x0, self.y0], [x1, self.y0], [x1, y1], [self.x0, y1]]
-    }
+/// The window's corners in the plane, counter-clockwise.
+fn corners(w: &Bounds) -> [P2; 4] {
+    let (x1, y1) = (w.x0 + w.span, w.y0 + w.span);
+    [[w.x0, w.y0], [x1, w.y0], [x1, y1], [w.x0, y1]]
 }
 
 /// Writes the whole SVG.
 pub fn svg(d: &WalkDrawing) -> String {
-    let w = Window::around(d);
+    let w = window(d);
     let panel_w = 2.0 * PAD + LEFT + SIZE + RIGHT;
     let width = 2.0 * MARGIN + panel_w;
     let chars = ((panel_w - 2.0 * PAD) / (CAPTION_FONT * 0.56)) as usize;
     let caption: Vec<String> = caption(d).iter().flat_map(|l| wrap(l, chars)).collect();
 
     let mut head = String::new();
-    let mut y = MARGIN - 8.0;
-    for l in wrap(&d.title, ((width - 2.0 * MARGIN) / (20.0 * 0.62)) as usize) {
-        y += 26.0;
-        text(&mut head, MARGIN, y, 20.0, "bold", "start", COL_TEXT, l.trim_start());
-    }
-    y += 8.0;
-    // A shape's JSON has no spaces to break at: it is cut after commas.
-    for l in d.about.iter().flat_map(|l| wrap_after_commas(l, ((width - 2.0 * MARGIN) / (12.0 * 0.6)) as usize)) {
-        y += 17.0;
-        text(&mut head, MARGIN, y, 12.0, "normal", "start", COL_MUTED, &l);
-    }
-    let answer = format!("gjk query answers: {}", d.answer_json);
-    for l in wrap_after_commas(&answer, ((width - 2.0 * MARGIN) / (11.0 * 0.61)) as usize) {
-        y += 16.0;
-        let _ = writeln!(
-            head,
-            r#"<text x="{}" y="{}" font-family="{MONO}" font-size="11" fill="{COL_MUTED}">{}</text>"#,
-            f(MARGIN),
-            f(y),
-            esc(&l)
-        );
-    }
-    let top = legend(&mut head, d, y + 12.0, width) + 10.0;
+    let y = header(&mut head, &d.title, &d.about, &d.answer_json, width);
+    let top = legend(&mut head, d, y, width) + 10.0;
     let panel_h = PAD + PANEL_TITLE + TOP + SIZE + 24.0 + CAPTION_LINE * caption.len() as f64 + PAD;
     let height = top + panel_h + MARGIN;
 
@@ -148,17 +92,9 @@ pub fn svg(d: &WalkDrawing) -> String {
 }
 
 /// The plot: grid, half-spaces, node boxes, leaves, runs, the answer, then the frame and its ticks.
-fn plot(o: &mut String, d: &WalkDrawing, w: &Window) {
+fn plot(o: &mut String, d: &WalkDrawing, w: &Bounds) {
     o.push_str("<g clip-path=\"url(#plot)\">\n");
-    let _ = writeln!(o, r##"<rect x="0" y="0" width="{0}" height="{0}" fill="#ffffff"/>"##, f(SIZE));
-    for t in ticks(w.x0, w.span).0 {
-        let (x, _) = w.px([t, 0.0]);
-        line(o, (x, 0.0), (x, SIZE), if t == 0.0 { COL_AXIS } else { COL_GRID }, 1.0, None);
-    }
-    for t in ticks(w.y0, w.span).0 {
-        let (_, y) = w.px([0.0, t]);
-        line(o, (0.0, y), (SIZE, y), if t == 0.0 { COL_AXIS } else { COL_GRID }, 1.0, None);
-    }
+    grid_in(o, *w, SIZE);
     for (side, name, col) in [(&d.a, "a", COL_A), (&d.b, "b", COL_B)] {
         if let Some((at, n)) = side.plane {
             half_plane(o, w, at, n, name, col);
@@ -166,7 +102,7 @@ fn plot(o: &mut String, d: &WalkDrawing, w: &Window) {
     }
     for (side, name, col) in [(&d.a, "a", COL_A), (&d.b, "b", COL_B)] {
         for (i, corners) in &side.nodes {
-            let px: Vec<(f64, f64)> = corners.iter().map(|p| w.px(*p)).collect();
+            let px: Vec<(f64, f64)> = corners.iter().map(|p| w.px(SIZE, *p)).collect();
             let _ = writeln!(
                 o,
                 r#"<path data-node="{name}:{i}" d="{}" fill="none" stroke="{col}" stroke-opacity="0.75" stroke-width="1" stroke-dasharray="4 3"/>"#,
@@ -182,7 +118,7 @@ fn plot(o: &mut String, d: &WalkDrawing, w: &Window) {
     }
     for (k, r) in d.runs.iter().enumerate() {
         if let Some((a, b)) = r.points {
-            let (pa, pb) = (w.px(a), w.px(b));
+            let (pa, pb) = (w.px(SIZE, a), w.px(SIZE, b));
             let _ = writeln!(o, r#"<g data-run="{k}">"#);
             line(o, pa, pb, COL_V, 1.0, Some("2 2"));
             dot(o, pa, 2.2, COL_A, COL_A, 1.0);
@@ -191,7 +127,7 @@ fn plot(o: &mut String, d: &WalkDrawing, w: &Window) {
         }
     }
     if let (Some(a), Some(b)) = (d.answer.point_a, d.answer.point_b) {
-        let (pa, pb) = (w.px([a[0], a[1]]), w.px([b[0], b[1]]));
+        let (pa, pb) = (w.px(SIZE, [a[0], a[1]]), w.px(SIZE, [b[0], b[1]]));
         o.push_str("<g data-answer=\"\">\n");
         line(o, pa, pb, COL_ANSWER, 2.0, None);
         if let Some(n) = d.answer.normal {
@@ -202,16 +138,16 @@ fn plot(o: &mut String, d: &WalkDrawing, w: &Window) {
         o.push_str("</g>\n");
     }
     o.push_str("</g>\n");
-    axes(o, w);
+    axes_in(o, *w, SIZE, ("x", "y"));
 }
 
 /// A side's leaves: those a run used drawn strong, the others faint.
-fn leaves(o: &mut String, w: &Window, side: &SideView, name: &str, col: &str, used: impl Fn(Option<u32>) -> bool) {
+fn leaves(o: &mut String, w: &Bounds, side: &SideView, name: &str, col: &str, used: impl Fn(Option<u32>) -> bool) {
     for (i, outline) in &side.leaves {
         let strong = used(*i);
         let (fill, width, opacity): (f64, f64, f64) = if strong { (0.22, 2.2, 1.0) } else { (0.07, 1.0, 0.55) };
         let id = i.map_or(String::new(), |i| i.to_string());
-        let px: Vec<(f64, f64)> = outline.iter().map(|p| w.px(*p)).collect();
+        let px: Vec<(f64, f64)> = outline.iter().map(|p| w.px(SIZE, *p)).collect();
         let _ = write!(o, r#"<g data-leaf="{name}:{id}" data-ran="{strong}" opacity="{}">"#, f(opacity));
         match px.len() {
             0 => {}
@@ -232,10 +168,10 @@ fn leaves(o: &mut String, w: &Window, side: &SideView, name: &str, col: &str, us
 }
 
 /// A half-space: the part of the window behind its line, shaded, and the line.
-fn half_plane(o: &mut String, w: &Window, at: P2, n: P2, name: &str, col: &str) {
+fn half_plane(o: &mut String, w: &Bounds, at: P2, n: P2, name: &str, col: &str) {
     let side = |p: P2| (p[0] - at[0]) * n[0] + (p[1] - at[1]) * n[1];
     // The window clipped to side ≤ 0 (one Sutherland–Hodgman pass), and where its edges cross the line.
-    let corners = w.corners();
+    let corners = corners(w);
     let mut inside: Vec<P2> = Vec::new();
     let mut crossings: Vec<P2> = Vec::new();
     for k in 0..4 {
@@ -253,11 +189,11 @@ fn half_plane(o: &mut String, w: &Window, at: P2, n: P2, name: &str, col: &str) 
     }
     let _ = writeln!(o, r#"<g data-halfspace="{name}">"#);
     if inside.len() >= 3 {
-        let px: Vec<(f64, f64)> = inside.iter().map(|p| w.px(*p)).collect();
+        let px: Vec<(f64, f64)> = inside.iter().map(|p| w.px(SIZE, *p)).collect();
         let _ = writeln!(o, r#"<path d="{}" fill="{col}" fill-opacity="0.12" stroke="none"/>"#, path(&px, true));
     }
     if let [p, q, ..] = crossings[..] {
-        line(o, w.px(p), w.px(q), col, 1.8, None);
+        line(o, w.px(SIZE, p), w.px(SIZE, q), col, 1.8, None);
     }
     o.push_str("</g>\n");
 }
@@ -274,23 +210,6 @@ fn arrow(o: &mut String, from: (f64, f64), u: (f64, f64), len: f64, col: &str) {
         r#"<path d="{}" fill="{col}" stroke="none"/>"#,
         path(&[tip, (base.0 + nx, base.1 + ny), (base.0 - nx, base.1 - ny)], true)
     );
-}
-
-/// The plot's frame, ticks and their labels.
-fn axes(o: &mut String, w: &Window) {
-    let (xt, xdec) = ticks(w.x0, w.span);
-    let (yt, ydec) = ticks(w.y0, w.span);
-    let _ = writeln!(o, r#"<rect x="0" y="0" width="{0}" height="{0}" fill="none" stroke="{COL_FRAME}"/>"#, f(SIZE));
-    for &t in &xt {
-        let (x, _) = w.px([t, 0.0]);
-        line(o, (x, SIZE), (x, SIZE + 4.0), COL_MUTED, 1.0, None);
-        text(o, x, SIZE + 15.0, 10.0, "normal", "middle", COL_MUTED, &tick_label(t, xdec));
-    }
-    for &t in &yt {
-        let (_, y) = w.px([0.0, t]);
-        line(o, (-4.0, y), (0.0, y), COL_MUTED, 1.0, None);
-        text(o, -6.0, y + 3.5, 10.0, "normal", "end", COL_MUTED, &tick_label(t, ydec));
-    }
 }
 
 /// The legend, flowing in rows from `top`; returns the y below it.
