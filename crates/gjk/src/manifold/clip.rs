@@ -25,6 +25,7 @@ pub struct ClipBuffers<V> {
 }
 
 impl<V: Vector> Default for ClipBuffers<V> {
+    #[inline(always)]
     fn default() -> Self {
         Self {
             out: [ClipPoint::default(); MAX_CLIP],

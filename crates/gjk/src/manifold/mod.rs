@@ -96,6 +96,8 @@ pub(crate) struct Scratch<V: Vector> {
 }
 
 impl<V: Vector> Default for Scratch<V> {
+    // Inlined so that the buffers are zeroed where they live, not built aside and copied there.
+    #[inline(always)]
     fn default() -> Self {
         Self {
             fa: Feature::default(),
