@@ -845,3 +845,50 @@ fn resting_on_a_flat_grid_matches_the_half_space() {
     }
     assert_eq!(checked, 400);
 }
+
+/// A bumpy random height field (10 × 10 cells, heights in ±0.6) against a box and a capsule at random poses, from
+/// touching to 0.3 apart and sunk up to 0.3: the distance equals the minimum over the field's 162 triangles taken
+/// one by one, and the contact query names only triangles that the shape touches (by GJK on that triangle alone),
+/// and at least one whenever some triangle overlaps it by more than 1e-9 (by EPA on that triangle alone).
+#[test]
+fn height_field_matches_brute_force_over_its_triangles() {
+    let mut rng = SmallRng::seed_from_u64(125);
+    let (rows, cols) = (10, 10);
+    let heights: Vec<f64> = (0..rows * cols).map(|_| rng.gen_range(-0.6..0.6)).collect();
+    let field = HeightField::<DVec3>::grid(heights, rows, cols, 0.5, 0.5).unwrap();
+    let cuboid = Cuboid::new(DVec3::new(0.3, 0.2, 0.25)).unwrap();
+    let capsule = Capsule::new(0.3, 0.2).unwrap();
+    let shapes: [&dyn SupportMap<DVec3>; 2] = [&cuboid, &capsule];
+    let (mut apart, mut touching) = (0, 0);
+    let mut manifolds = Vec::new();
+    for case in 0..300 {
+        let shape = shapes[case % 2];
+        let q = gjk::math::DQuat::from_xyzw(rng.gen(), rng.gen(), rng.gen(), rng.gen::<f64>() - 0.5).normalize();
+        let at = DVec3::new(rng.gen_range(0.5..4.0), rng.gen_range(-0.6..1.2), rng.gen_range(0.5..4.0));
+        let pose = Iso::new(q, at);
+        let n = field.triangle_count() as u32;
+        let brute = (0..n)
+            .map(|i| gjk::distance(&field.triangle(i), &Iso::identity(), shape, &pose).distance)
+            .fold(f64::INFINITY, f64::min);
+        let ours = query::distance(&field, &Iso::identity(), &Convex(shape), &pose);
+        // A shape below the surface is inside the solid field: distance zero whatever the triangles say.
+        if !ours.intersecting {
+            assert!((ours.distance - brute).abs() < 1e-12, "case {case}: {} vs {brute}", ours.distance);
+            apart += 1;
+        } else {
+            assert!(ours.distance == 0.0, "case {case}");
+            touching += 1;
+        }
+        query::contacts(&field, &Iso::identity(), &Convex(shape), &pose, 0.0, &mut manifolds);
+        for c in manifolds.iter().flat_map(|m| m.points()) {
+            let i = c.part_a.expect("a triangle");
+            assert!(gjk::intersects(&field.triangle(i), &Iso::identity(), shape, &pose), "case {case}: triangle {i}");
+        }
+        let overlapped =
+            (0..n).any(|i| gjk::penetration(&field.triangle(i), &Iso::identity(), shape, &pose).depth > 1e-9);
+        if overlapped {
+            assert!(!manifolds.is_empty(), "case {case}: an overlapping triangle and no contact");
+        }
+    }
+    assert!(apart > 30 && touching > 30, "apart {apart}, touching {touching}");
+}
