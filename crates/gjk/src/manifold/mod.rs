@@ -161,7 +161,7 @@ where
     fb.reset(0);
     b.support_feature(rel.inverse_transform_vector(-n), fb);
     fb.map(|q| rel.transform_point(q));
-    let count = clipped_contacts(fa, fb, n, a.radius(), b.radius(), prediction, found, clip);
+    let count = clipped_contacts(fa, fb, n, (a.radius(), b.radius()), prediction, found, clip);
     // The penetration query's own pair of points: a contact by every rule above, and the deepest there is.
     let witness = Contact {
         point_a: p.point_a,
@@ -215,8 +215,7 @@ fn clipped_contacts<V: Vector>(
     fa: &Feature<V>,
     fb: &Feature<V>,
     n: V,
-    ra: V::Real,
-    rb: V::Real,
+    (ra, rb): (V::Real, V::Real),
     prediction: V::Real,
     out: &mut [Contact<V>; MAX_CLIP],
     bufs: &mut clip::ClipBuffers<V>,
