@@ -115,7 +115,7 @@ fn answer_in<V: Space>(q: Query<V>, settings: &Settings, simplices: Option<&Valu
             }
             ((Built::Convex(a), pose_a, Built::Convex(b), pose_b), Some(line)) => {
                 let (d, w) = distance_with_witnesses(&*a, &pose_a, &*b, &pose_b, &options);
-                let s = crate::simplices::simplices(&d, &w, &line["a"], &pose_a, &line["b"], &pose_b)?;
+                let s = crate::simplices::simplices(&d, &w, (&line["a"], &pose_a), (&line["b"], &pose_b), meshes)?;
                 Answer::distance_with_simplices(&d, Some(Box::new(s)))
             }
             (_, Some(_)) => Err(only_here.into()),

@@ -14,6 +14,8 @@ use gjk::{Distance, Witnesses};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::composite::Loader;
+use crate::mesh::MeshFolder;
 use crate::model::Space;
 use crate::query::{Coords, Finite};
 
@@ -34,15 +36,16 @@ pub struct Simplices {
 }
 
 /// The two simplices of a distance answer `d` (with the points `w` behind its simplex's vertices) between the
-/// shapes `a` and `b` (the line's JSON, already read successfully as shapes) at their poses.
+/// shapes `a` and `b` (the line's JSON, already read successfully as shapes) at their poses; a `mesh` file's
+/// vertices are read from `meshes`.
 pub fn simplices<V: Space>(
     d: &Distance<V>,
     w: &Witnesses<V>,
-    a: &Value,
-    pose_a: &Iso<V>,
-    b: &Value,
-    pose_b: &Iso<V>,
+    (a, pose_a): (&Value, &Iso<V>),
+    (b, pose_b): (&Value, &Iso<V>),
+    meshes: &MeshFolder,
 ) -> Result<Simplices, String> {
+    let loader = Loader::new(meshes);
     let s = &d.simplex;
     let len = s.len.min(w.len).min(V::DIM + 1);
     // The scale of the numbers the points went through (the pair frame, both poses): a vertex matches within a
@@ -50,8 +53,24 @@ pub fn simplices<V: Space>(
     let scale = pose_a.translation.max_abs().max(pose_b.translation.max_abs());
     let f = Finite { status: d.status };
     Ok(Simplices {
-        simplex_a: side(&Vertices::of(a), pose_a, &w.points_a[..len], &s.weights[..len], scale, &f, "simplex_a")?,
-        simplex_b: side(&Vertices::of(b), pose_b, &w.points_b[..len], &s.weights[..len], scale, &f, "simplex_b")?,
+        simplex_a: side(
+            &Vertices::of(a, &loader),
+            pose_a,
+            &w.points_a[..len],
+            &s.weights[..len],
+            scale,
+            &f,
+            "simplex_a",
+        )?,
+        simplex_b: side(
+            &Vertices::of(b, &loader),
+            pose_b,
+            &w.points_b[..len],
+            &s.weights[..len],
+            scale,
+            &f,
+            "simplex_b",
+        )?,
     })
 }
 
@@ -63,14 +82,14 @@ enum Vertices<V> {
     /// the two ends.
     Segment([V; 2]),
     /// Points given one by one (a convex shape's `points`, a triangle's `a`, `b`, `c`, a point or a ball's
-    /// centre).
+    /// centre, a mesh file's vertices in file order).
     List(Vec<V>),
-    /// No vertices (a curved surface, a Minkowski sum, a mesh file's hull).
+    /// No vertices (a curved surface, a Minkowski sum).
     None,
 }
 
 impl<V: Space> Vertices<V> {
-    fn of(shape: &Value) -> Self {
+    fn of(shape: &Value, loader: &Loader<'_>) -> Self {
         let vec = |name: &str| shape.get(name).and_then(|v| serde_json::from_value::<V>(v.clone()).ok());
         let ty = shape.get("type").and_then(Value::as_str).unwrap_or("");
         let found = match ty {
@@ -87,8 +106,14 @@ impl<V: Space> Vertices<V> {
                 let end = |s: f64| V::from_fn(|k| if k == axis { s * h } else { 0.0 });
                 Vertices::Segment([end(-1.0), end(1.0)])
             }),
+            // A mesh file read as its hull (the only way a mesh is convex): the file's vertices, as it lists them.
+            "mesh" => shape
+                .get("path")
+                .and_then(Value::as_str)
+                .and_then(|path| loader.vertices(path).ok())
+                .map(|v| Vertices::List(v.iter().map(|p| V::from_f64_slice(&p[..V::DIM])).collect())),
             // The core of a rounded shape is the shape inside it.
-            "rounded" => shape.get("shape").map(Vertices::of),
+            "rounded" => shape.get("shape").map(|inner| Vertices::of(inner, loader)),
             _ => None,
         };
         found.unwrap_or(Vertices::None)

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{nums, run};
+use support::{nums, run, run_with};
 
 /// A small deterministic generator (no dependency): numbers in [−1, 1).
 struct Lcg(u64);
@@ -262,4 +262,65 @@ fn the_flag_extends_distance_lines_only() {
     for a in &answers[3..] {
         assert!(a["error"].is_string(), "{a}");
     }
+}
+
+/// A `mesh` file's hull names its points by their place in the file: an OBJ's `v` lines (random points, some inside
+/// the hull, one listed twice), an ASCII STL's triangle corners (each shared corner repeated). Every index must be
+/// given, be the first place of that point in the file, and the point listed must be the file's point placed by
+/// the pose: checked as for a `convex` shape whose `points` are the file's vertices in file order.
+#[test]
+fn mesh_file_hulls_name_the_files_vertices() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simplices-meshes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut r = Lcg(11);
+    let mut obj_points: Vec<Vec<f64>> = (0..40).map(|_| r.point(3, 1.0)).collect();
+    obj_points.push(obj_points[5].clone());
+    let obj: String = obj_points.iter().map(|p| format!("v {} {} {}\n", p[0], p[1], p[2])).collect();
+    std::fs::write(dir.join("cloud.obj"), obj).unwrap();
+    // A tetrahedron in binary-exact f32 numbers (STL stores f32): four facets, each corner listed three times.
+    let tet = [[0.0, 0.0, 0.0], [1.5, 0.0, 0.0], [0.0, 1.25, 0.0], [0.0, 0.0, 0.75]];
+    let faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+    let mut stl = String::from("solid tet\n");
+    let mut stl_points: Vec<Vec<f64>> = Vec::new();
+    for f in faces {
+        stl.push_str("facet normal 0 0 0\nouter loop\n");
+        for k in f {
+            stl.push_str(&format!("vertex {} {} {}\n", tet[k][0], tet[k][1], tet[k][2]));
+            stl_points.push(tet[k].to_vec());
+        }
+        stl.push_str("endloop\nendfacet\n");
+    }
+    stl.push_str("endsolid tet\n");
+    std::fs::write(dir.join("tet.stl"), stl).unwrap();
+
+    let mut lines = Vec::new();
+    let mut twins = Vec::new();
+    for (path, points) in [("cloud.obj", &obj_points), ("tet.stl", &stl_points)] {
+        for k in 0..40 {
+            let other = match k % 3 {
+                0 => {
+                    json!({"type": "box", "half_extents": r.point(3, 1.0).iter().map(|x| x.abs() + 0.1).collect::<Vec<_>>()})
+                }
+                1 => json!({"type": "sphere", "radius": 0.3}),
+                _ => json!({"type": "convex", "points": (0..6).map(|_| r.point(3, 0.8)).collect::<Vec<_>>()}),
+            };
+            let (pa, pb) = (pose(&mut r, 3, 4.0), pose(&mut r, 3, 4.0));
+            let mesh = json!({"type": "mesh", "path": path});
+            lines.push(distance(mesh, pa.clone(), other.clone(), pb.clone(), lines.len()));
+            twins.push(distance(json!({"type": "convex", "points": points}), pa, other, pb, twins.len()));
+        }
+    }
+    let answers = run_with(&["--mesh-dir", dir.to_str().unwrap()], &lines);
+    std::fs::remove_dir_all(&dir).ok();
+    let mut named = 0;
+    for ((line, twin), answer) in lines.iter().zip(&twins).zip(&answers) {
+        check(twin, answer);
+        let points: Vec<Vec<f64>> = twin["a"]["points"].as_array().unwrap().iter().map(nums).collect();
+        for i in answer["simplex_a"]["indices"].as_array().unwrap() {
+            let i = i.as_u64().unwrap_or_else(|| panic!("{line}: every point of a mesh hull has an index")) as usize;
+            assert!(!points[..i].contains(&points[i]), "{line}: index {i} is not the point's first place");
+            named += 1;
+        }
+    }
+    assert!(named >= lines.len(), "{named} points named");
 }
