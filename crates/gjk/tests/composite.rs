@@ -757,3 +757,124 @@ fn negative_max_distance_admits_only_contact() {
     );
     assert!(d.intersecting && d.distance == 0.0);
 }
+
+/// A flat floor tessellated into a 12 × 12 grid (288 triangles, every interior edge inactive): a box and a capsule
+/// resting on it at random tilts, positions (over vertices, edges and faces of the tessellation) and depths from
+/// 1e-6 to 0.2. The contact query skips EPA on such facets (their normal can only be the face's), so it is checked
+/// against an independent closed form, the same shapes on the half-space y ≥ 0 (B's supporting feature along −y):
+/// one manifold, the face normal, the same deepest contact, and every contact's two points `depth` apart along the
+/// normal, the floor's on the plane and B's not below B's lowest point. The penetration query agrees.
+#[test]
+fn resting_on_a_flat_grid_matches_the_half_space() {
+    let n = 12u32;
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            vertices.push(DVec3::new(f64::from(i) * 0.5 - 3.0, 0.0, f64::from(j) * 0.5 - 3.0));
+        }
+    }
+    let mut tris = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            let k = i * (n + 1) + j;
+            // Alternate the diagonal so that both kinds of vertex (4 and 8 triangles around it) occur.
+            if (i + j) % 2 == 0 {
+                tris.push([k, k + 1, k + n + 2]);
+                tris.push([k, k + n + 2, k + n + 1]);
+            } else {
+                tris.push([k, k + 1, k + n + 1]);
+                tris.push([k + 1, k + n + 2, k + n + 1]);
+            }
+        }
+    }
+    let floor = TriMesh::new(vertices, tris).unwrap();
+    assert!(!floor.is_solid());
+    let ground = HalfSpace::new(DVec3::Y).unwrap();
+    let cuboid = Cuboid::new(DVec3::new(0.35, 0.4, 0.3)).unwrap();
+    let capsule = Capsule::new(0.4, 0.35).unwrap();
+    let shapes: [&dyn SupportMap<DVec3>; 2] = [&cuboid, &capsule];
+    let mut rng = SmallRng::seed_from_u64(12);
+    let (mut mesh_m, mut half_m) = (Vec::new(), Vec::new());
+    let mut checked = 0;
+    for case in 0..400 {
+        let shape = shapes[case % 2];
+        let q = gjk::math::DQuat::from_xyzw(rng.gen(), rng.gen(), rng.gen(), rng.gen::<f64>() - 0.5).normalize();
+        // Depth of B's lowest point below the floor: 1e-6 to 0.2.
+        let depth = 10f64.powf(rng.gen_range(-6.0..-0.7));
+        let mut pose = Iso::new(q, DVec3::new(rng.gen_range(-1.5..1.5), 0.0, rng.gen_range(-1.5..1.5)));
+        let lowest = pose.transform_point(gjk::shape::support_full(shape, pose.inverse_transform_vector(-DVec3::Y)));
+        pose.translation.y -= lowest.y + depth;
+        let prediction = 0.0;
+        query::contacts(&floor, &Iso::identity(), &Convex(shape), &pose, prediction, &mut mesh_m);
+        query::contacts(&ground, &Iso::identity(), &Convex(shape), &pose, prediction, &mut half_m);
+        assert_eq!(mesh_m.len(), 1, "case {case}: {} manifolds", mesh_m.len());
+        assert_eq!(half_m.len(), 1, "case {case}");
+        let (m, h) = (&mesh_m[0], &half_m[0]);
+        assert_eq!(m.normal, DVec3::Y, "case {case}: ghost normal {:?}", m.normal);
+        assert!((m.max_depth() - h.max_depth()).abs() < 1e-12, "case {case}: {} vs {}", m.max_depth(), h.max_depth());
+        assert!((m.max_depth() - depth).abs() < 1e-12, "case {case}: {} vs {depth}", m.max_depth());
+        for c in m.points() {
+            assert!(c.point_a.y.abs() < 1e-12, "case {case}: floor point off the plane {:?}", c.point_a);
+            let apart = c.point_b - c.point_a + DVec3::Y * c.depth;
+            assert!(apart.length() < 1e-12, "case {case}: points not depth apart along the normal");
+            // Not below B's lowest point along −y (B's support there).
+            let local = pose.inverse_transform_point(c.point_b);
+            let low = gjk::shape::support_full(shape, pose.inverse_transform_vector(-DVec3::Y));
+            let slack = (local - low).dot(pose.inverse_transform_vector(-DVec3::Y));
+            assert!(slack <= 1e-12, "case {case}: contact below B's lowest point by {slack}");
+            assert!(c.part_a.is_some() && c.part_b.is_none());
+        }
+        let p = query::penetration(&floor, &Iso::identity(), &Convex(shape), &pose);
+        assert!(p.intersecting && p.normal == DVec3::Y, "case {case}: {:?}", p.normal);
+        assert!((p.distance + depth).abs() < 1e-12, "case {case}: {} vs {depth}", p.distance);
+        checked += 1;
+    }
+    assert_eq!(checked, 400);
+}
+
+/// A bumpy random height field (10 × 10 cells, heights in ±0.6) against a box and a capsule at random poses, from
+/// touching to 0.3 apart and sunk up to 0.3: the distance equals the minimum over the field's 162 triangles taken
+/// one by one, and the contact query names only triangles that the shape touches (by GJK on that triangle alone),
+/// and at least one whenever some triangle overlaps it by more than 1e-9 (by EPA on that triangle alone).
+#[test]
+fn height_field_matches_brute_force_over_its_triangles() {
+    let mut rng = SmallRng::seed_from_u64(125);
+    let (rows, cols) = (10, 10);
+    let heights: Vec<f64> = (0..rows * cols).map(|_| rng.gen_range(-0.6..0.6)).collect();
+    let field = HeightField::<DVec3>::grid(heights, rows, cols, 0.5, 0.5).unwrap();
+    let cuboid = Cuboid::new(DVec3::new(0.3, 0.2, 0.25)).unwrap();
+    let capsule = Capsule::new(0.3, 0.2).unwrap();
+    let shapes: [&dyn SupportMap<DVec3>; 2] = [&cuboid, &capsule];
+    let (mut apart, mut touching) = (0, 0);
+    let mut manifolds = Vec::new();
+    for case in 0..300 {
+        let shape = shapes[case % 2];
+        let q = gjk::math::DQuat::from_xyzw(rng.gen(), rng.gen(), rng.gen(), rng.gen::<f64>() - 0.5).normalize();
+        let at = DVec3::new(rng.gen_range(0.5..4.0), rng.gen_range(-0.6..1.2), rng.gen_range(0.5..4.0));
+        let pose = Iso::new(q, at);
+        let n = field.triangle_count() as u32;
+        let brute = (0..n)
+            .map(|i| gjk::distance(&field.triangle(i), &Iso::identity(), shape, &pose).distance)
+            .fold(f64::INFINITY, f64::min);
+        let ours = query::distance(&field, &Iso::identity(), &Convex(shape), &pose);
+        // A shape below the surface is inside the solid field: distance zero whatever the triangles say.
+        if !ours.intersecting {
+            assert!((ours.distance - brute).abs() < 1e-12, "case {case}: {} vs {brute}", ours.distance);
+            apart += 1;
+        } else {
+            assert!(ours.distance == 0.0, "case {case}");
+            touching += 1;
+        }
+        query::contacts(&field, &Iso::identity(), &Convex(shape), &pose, 0.0, &mut manifolds);
+        for c in manifolds.iter().flat_map(|m| m.points()) {
+            let i = c.part_a.expect("a triangle");
+            assert!(gjk::intersects(&field.triangle(i), &Iso::identity(), shape, &pose), "case {case}: triangle {i}");
+        }
+        let overlapped =
+            (0..n).any(|i| gjk::penetration(&field.triangle(i), &Iso::identity(), shape, &pose).depth > 1e-9);
+        if overlapped {
+            assert!(!manifolds.is_empty(), "case {case}: an overlapping triangle and no contact");
+        }
+    }
+    assert!(apart > 30 && touching > 30, "apart {apart}, touching {touching}");
+}

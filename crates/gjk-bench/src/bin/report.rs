@@ -10,7 +10,9 @@
 //! `--profile ID [--who ours|parry|libccd-gjk|libccd-mpr] [--calls N]` measures nothing and writes nothing: it runs
 //! one contender of the cell with that exact id (`3D-f64/sphere/separated/intersection`) N times (default 10,000),
 //! for `perf stat` or `valgrind --tool=callgrind` to see where the time goes. `--profile broadphase/N` runs one
-//! broadphase contender (`--who ours|parry`) on a world of N bodies for `--calls` frames (default 60).
+//! broadphase contender (`--who ours|parry`) on a world of N bodies for `--calls` frames (default 60);
+//! `--profile scenes/rays|capsule|box|teddy-duck` one scene cell's whole set of items per call (give `--calls`: the
+//! default 10,000 passes is minutes).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -704,6 +706,11 @@ fn profile(o: &Options, id: &str, who: &str, calls: u64) -> Result<(), String> {
         let frames = if calls == 10_000 { 60 } else { calls as usize };
         let ns = gjk_bench::broadphase::profile(n, who, frames)?;
         eprintln!("{id} {who}: {frames} frames, median {:.3} ms per frame", ns / 1e6);
+        return Ok(());
+    }
+    if id.starts_with("scenes/") {
+        let items = gjk_bench::scenes::profile(id, who, &mut |run| profiled_calls(run, calls))?;
+        eprintln!("{id} {who}: {calls} calls of {items} queries");
         return Ok(());
     }
     // Only the cell's family is generated, so a profile of the whole process is mostly the runner.

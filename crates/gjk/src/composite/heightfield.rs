@@ -235,6 +235,13 @@ impl<V: Vector> Composite<V> for HeightField<V> {
         let n = self.triangle(id).normal()?;
         Some(if V::DIM == 2 { -n } else { n })
     }
+    fn flat_leaf(&self, id: u32) -> Option<V> {
+        if self.active_ridges(id as usize) == 0 {
+            self.triangle(id).normal()
+        } else {
+            None
+        }
+    }
     fn correct_normal(&self, id: u32, point: V, normal: V) -> V {
         super::trimesh::correct_normal(&self.triangle(id), self.active_ridges(id as usize), point, normal)
     }

@@ -84,6 +84,15 @@ pub trait Composite<V: Vector> {
         None
     }
 
+    /// The unit normal of leaf `id` (shape frame, the facet's own orientation) when it is a facet none of whose
+    /// ridges is active: [`correct_normal`](Composite::correct_normal) then turns every normal on it into this one
+    /// (one side or the other), so a query need not find the contact's own normal first. `None` (the default)
+    /// otherwise.
+    fn flat_leaf(&self, id: u32) -> Option<V> {
+        let _ = id;
+        None
+    }
+
     /// The normal a contact on leaf `id` at `point` (shape frame, on the leaf) should use, given the leaf's own
     /// `normal` (shape frame): meshes replace the normals of inactive ridges (ghost contacts) by the face's.
     fn correct_normal(&self, id: u32, point: V, normal: V) -> V {

@@ -308,6 +308,13 @@ impl<V: Vector> Composite<V> for TriMesh<V> {
     fn correct_normal(&self, id: u32, point: V, normal: V) -> V {
         TriMesh::correct_normal(self, id, point, normal)
     }
+    fn flat_leaf(&self, id: u32) -> Option<V> {
+        if self.topology.active[id as usize] == 0 {
+            self.facet(id).normal()
+        } else {
+            None
+        }
+    }
     fn outward(&self, id: u32) -> Option<V> {
         let n = self.topology.solid.as_ref()?.face[id as usize];
         (n != V::zero()).then_some(n)

@@ -145,18 +145,50 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
+    // The penetration query has no distance bound (its options' `max_distance` is not read).
+    let unbounded = DistanceOptions { max_distance: None, ..*options };
+    penetration_within(a, pose_a, b, pose_b, &unbounded, true, observer).expect("no bound, no early stop")
+}
+
+/// [`penetration_with`] that gives up (`None`) as soon as GJK proves the shapes farther apart than
+/// `options.max_distance` (when given): a composite's contact query asks this of every leaf under the other shape's box, most of them
+/// apart, and the one GJK run serves both the rejection and the answer. Any other answer is `penetration_with`'s,
+/// bit for bit: the bound only adds a stopping rule that did not fire.
+///
+/// With `expand` false, overlapping cores are not expanded: the answer is then only `intersecting` (true), with a
+/// zero normal, distance and points, for a caller that knows the normal it will use (a facet of a flat region).
+#[inline]
+pub(crate) fn penetration_within<V, A, B, O>(
+    a: &A,
+    pose_a: &Iso<V>,
+    b: &B,
+    pose_b: &Iso<V>,
+    options: &DistanceOptions<V::Real>,
+    expand: bool,
+    observer: &mut O,
+) -> Option<Penetration<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
+{
     let mut pair = Pair::new(a, pose_a, b, pose_b);
     let (ra, rb) = pair.radii();
     // A point core against a box or segment core: the closed form, observed or not (no GJK or EPA step runs, so
     // the observer sees none; see `analytic`).
     if options.max_iterations > 0 {
         if let Some(local) = crate::analytic::penetration(a, b, &pair.rel, (ra, rb)) {
-            return local.in_world(pose_a);
+            return Some(local.in_world(pose_a));
         }
     }
-    // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching.
-    let params = Params::new(options, V::Real::ZERO, None);
+    // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching (or, given a
+    // bound, at a proven gap beyond it).
+    let params = Params::new(options, V::Real::ZERO, options.max_distance.map(|m| m + ra + rb));
     let core = crate::gjk::solve(&mut pair, None, &params, observer, pose_a);
+    if core.outcome == Outcome::Separated {
+        return None;
+    }
     // A run whose lower bound does not prove a gap may be overlapping shapes thinner than rounding can resolve by
     // GJK alone (a 1e-9 slab against itself), or deeply overlapping ones whose simplex passes within rounding of
     // the origin: a capsule's core down the middle of a box 15,587 long at 1e4, where the segment of two opposite
@@ -165,7 +197,20 @@ where
     // "converged" on a distance between 0 and 2e-10, which says nothing of the 1.4 of overlap. Whatever the
     // run's status, EPA decides (test `capsule_core_inside_a_long_box_far_off_is_as_deep_as_the_box_allows`).
     let unproven = core.outcome != Outcome::Intersecting && core.lower <= core.touch;
-    let local = if core.outcome == Outcome::Intersecting || unproven {
+    let local = if (core.outcome == Outcome::Intersecting || unproven) && !expand {
+        let zero = V::Real::ZERO;
+        Penetration {
+            intersecting: true,
+            distance: zero,
+            depth: zero,
+            normal: V::zero(),
+            point_a: V::zero(),
+            point_b: V::zero(),
+            iterations: core.iterations,
+            status: core.status,
+            error_bound: zero,
+        }
+    } else if core.outcome == Outcome::Intersecting || unproven {
         let gjk = (core.iterations, core.status);
         cores_overlap(&mut pair, core.simplex.vertices(), options, (ra, rb), gjk, observer, &pose_a.rotation)
     } else {
@@ -186,7 +231,7 @@ where
             error_bound: (vlen - core.lower).max(V::Real::ZERO),
         }
     };
-    local.in_world(pose_a)
+    Some(local.in_world(pose_a))
 }
 
 impl<V: Vector> Penetration<V> {

@@ -17,6 +17,24 @@ pub struct ClipPoint<V> {
     pub id: u64,
 }
 
+/// The clipped polygon, the clipper's second buffer, and the points already kept (see [`super::Scratch`]).
+pub struct ClipBuffers<V> {
+    pub out: [ClipPoint<V>; MAX_CLIP],
+    scratch: [ClipPoint<V>; MAX_CLIP],
+    pub seen: [V; MAX_CLIP],
+}
+
+impl<V: Vector> Default for ClipBuffers<V> {
+    #[inline(always)]
+    fn default() -> Self {
+        Self {
+            out: [ClipPoint::default(); MAX_CLIP],
+            scratch: [ClipPoint::default(); MAX_CLIP],
+            seen: [V::zero(); MAX_CLIP],
+        }
+    }
+}
+
 fn vertex_id(id: u32) -> u64 {
     (u64::from(id) & 0xf_ffff) << 19 | (u64::from(id) & 0x7_ffff)
 }
@@ -26,13 +44,14 @@ fn crossing_id(plane: usize, a: u64, b: u64) -> u64 {
 }
 
 /// Clips `incident` to the prism over `reference` along the unit direction `along` (its side planes); writes the
-/// result to `out` and returns its length. A two-point reference clips along its own direction only.
+/// result to `bufs.out` and returns its length. A two-point reference clips along its own direction only.
 pub fn clip_to_reference<V: Vector>(
     reference: &Feature<V>,
     incident: &Feature<V>,
     along: V,
-    out: &mut [ClipPoint<V>; MAX_CLIP],
+    bufs: &mut ClipBuffers<V>,
 ) -> usize {
+    let ClipBuffers { out, scratch, .. } = bufs;
     let mut len = incident.len;
     for (o, (p, id)) in out.iter_mut().zip(incident.points().iter().zip(&incident.ids)) {
         *o = ClipPoint { p: *p, id: vertex_id(*id) };
@@ -41,11 +60,10 @@ pub fn clip_to_reference<V: Vector>(
     let r = reference.points();
     let scale = r.iter().fold(V::Real::ZERO, |m, p| m.max(p.max_abs()));
     let slack = V::Real::from_f64(1e-12) * scale;
-    let mut scratch = [ClipPoint::default(); MAX_CLIP];
     if r.len() == 2 {
         for (k, (a, s)) in [(r[0], r[0] - r[1]), (r[1], r[1] - r[0])].into_iter().enumerate() {
             let s = s - along * s.dot(along);
-            len = clip_plane(&out[..len], closed, a, s.normalize_or_zero(), slack, k, &mut scratch);
+            len = clip_plane(&out[..len], closed, a, s.normalize_or_zero(), slack, k, scratch);
             out[..len].copy_from_slice(&scratch[..len]);
         }
         return len;
@@ -62,7 +80,7 @@ pub fn clip_to_reference<V: Vector>(
         // The part of `along` across the edge, then out_dir without it.
         let across = (along - e * (along.dot(e) / ee)).normalize_or_zero();
         let out_dir = out_dir - across * out_dir.dot(across);
-        len = clip_plane(&out[..len], closed, a, out_dir.normalize_or_zero(), slack, k, &mut scratch);
+        len = clip_plane(&out[..len], closed, a, out_dir.normalize_or_zero(), slack, k, scratch);
         out[..len].copy_from_slice(&scratch[..len]);
         if len == 0 {
             break;

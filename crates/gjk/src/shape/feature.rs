@@ -19,6 +19,7 @@ pub struct Feature<V> {
 }
 
 impl<V: Vector> Default for Feature<V> {
+    #[inline]
     fn default() -> Self {
         Self { points: [V::zero(); MAX_FEATURE_POINTS], ids: [0; MAX_FEATURE_POINTS], len: 0, id: 0 }
     }
