@@ -220,6 +220,22 @@ pub struct HeightFieldFields {
 }
 
 impl<V: Space> HeightFieldModel<V> {
+    /// The samples as points of the field's frame, row by row: sample `r · columns + c` (2D: sample `i`).
+    pub(crate) fn samples(&self) -> Vec<V> {
+        let (rows, (dx, dz)) = self.grid();
+        let mut out = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            for (c, &h) in row.iter().enumerate() {
+                out.push(V::from_fn(|k| match k {
+                    0 => c as f64 * dx,
+                    1 => h,
+                    _ => r as f64 * dz,
+                }));
+            }
+        }
+        out
+    }
+
     /// The grid: rows of samples (one row in 2D) and the cell size (dx, dz).
     fn grid(&self) -> (Vec<Vec<f64>>, (f64, f64)) {
         let rows = if V::DIM == 2 {

@@ -2,9 +2,15 @@
 //! shows from the library's own record of the steps ([`gjk::trace::Recorder`]); [`render`] lays it out as an SVG
 //! sheet of small multiples, which carries in its `<desc id="gjk-answer">` the answer line `gjk query` prints for
 //! the same query, so a picture can be checked against it.
+//!
+//! A 2D query on a mesh, compound, height field or half-space is pictured as its tree walk instead: [`walk`] takes
+//! the library's record of the walk ([`gjk::query::WalkRecorder`]: the nodes entered, the leaf pairs run) and
+//! [`walk_render`] draws it.
 
 pub mod model;
 pub mod render;
+pub mod walk;
+pub mod walk_render;
 
 use serde_json::Value;
 
@@ -63,6 +69,13 @@ pub const EXAMPLES: &[Example] = &[
 /// The SVG of one query line (with an example's warm start and words).
 pub fn draw_line(line: &str, ex: Option<&Example>) -> Result<String, String> {
     let v: Value = serde_json::from_str(line).map_err(|e| format!("invalid JSON: {e}"))?;
+    // A mesh, compound, height field or half-space: the picture of the tree walk, not of GJK's steps.
+    if let Some(walk) = walk::build(&v)? {
+        if ex.is_some_and(|e| !e.warm.is_empty()) {
+            return Err("a composite query takes no warm start".into());
+        }
+        return Ok(walk_render::svg(&walk));
+    }
     let mut drawing = model::build(&v, ex.map_or(&[], |e| e.warm))?;
     if let Some(ex) = ex {
         drawing.title = ex.title.to_string();

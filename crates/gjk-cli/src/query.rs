@@ -98,7 +98,7 @@ fn answer(line: &Value, settings: &Settings) -> Result<Answer, String> {
 fn answer_in<V: Space>(q: Query<V>, settings: &Settings, simplices: Option<&Value>) -> Result<Answer, String> {
     let meshes = &settings.meshes;
     let options = DistanceOptions::default();
-    let only_here = "simplices are given on distance lines between two convex shapes only";
+    let only_here = "simplices are given on distance lines only";
     if simplices.is_some() && !matches!(q, Query::Distance(_)) {
         return Err(only_here.into());
     }
@@ -115,11 +115,12 @@ fn answer_in<V: Space>(q: Query<V>, settings: &Settings, simplices: Option<&Valu
             }
             ((Built::Convex(a), pose_a, Built::Convex(b), pose_b), Some(line)) => {
                 let (d, w) = distance_with_witnesses(&*a, &pose_a, &*b, &pose_b, &options);
-                let s = crate::simplices::simplices(&d, &w, &line["a"], &pose_a, &line["b"], &pose_b)?;
+                let s = crate::simplices::simplices(&d, &w, (&line["a"], &pose_a), (&line["b"], &pose_b), meshes)?;
                 Answer::distance_with_simplices(&d, Some(Box::new(s)))
             }
-            (_, Some(_)) => Err(only_here.into()),
-            ((a, pose_a, b, pose_b), None) => composite::distance(&a, &pose_a, &b, &pose_b),
+            ((a, pose_a, b, pose_b), line) => {
+                composite::distance(&a, &pose_a, &b, &pose_b, line.map(|line| (line, meshes)))
+            }
         },
         Query::Penetration(p) => match p.build_any(meshes)? {
             (Built::Convex(a), pose_a, Built::Convex(b), pose_b) => {

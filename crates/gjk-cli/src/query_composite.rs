@@ -9,10 +9,13 @@ use gjk::math::{Iso, Rotation};
 use gjk::query::{self, CompositeCast, Manifold, WalkCount};
 use gjk::Status;
 use serde::Serialize;
+use serde_json::Value;
 
 use crate::composite::Built;
+use crate::mesh::MeshFolder;
 use crate::model::Space;
 use crate::query::{Answer, Coords, Finite};
+use crate::simplices::Simplices;
 
 /// The answer fields of a line with a composite, in the order docs/cli.md lists them.
 #[derive(Serialize)]
@@ -37,6 +40,9 @@ pub enum CompositeAnswer {
         part_a: Option<u32>,
         part_b: Option<u32>,
         status: Status,
+        /// `simplex_a`, `simplex_b` when the line asks for them (docs/cli.md, "Witness simplices").
+        #[serde(flatten)]
+        simplices: Option<Box<Simplices>>,
     },
     Penetration {
         intersecting: bool,
@@ -116,10 +122,23 @@ pub fn intersect<V: Space>(a: &Built<V>, pa: &Iso<V>, b: &Built<V>, pb: &Iso<V>)
     })
 }
 
-/// `distance`: the closest leaves.
-pub fn distance<V: Space>(a: &Built<V>, pa: &Iso<V>, b: &Built<V>, pb: &Iso<V>) -> Result<Answer, String> {
+/// `distance`: the closest leaves; with `simplices` (the line, when it asks for them, and the mesh folder) their
+/// witness simplices too.
+pub fn distance<V: Space>(
+    a: &Built<V>,
+    pa: &Iso<V>,
+    b: &Built<V>,
+    pb: &Iso<V>,
+    simplices: Option<(&Value, &MeshFolder)>,
+) -> Result<Answer, String> {
     let mut count = WalkCount::default();
     let d = query::distance_observed(a, pa, b, pb, None, &mut count);
+    let simplices = match simplices {
+        Some((line, meshes)) => {
+            Some(Box::new(crate::simplices::of_leaves(&d, (a, &line["a"], pa), (b, &line["b"], pb), meshes)?))
+        }
+        None => None,
+    };
     let f = Finite { status: d.status };
     Ok(answer(CompositeAnswer::Distance {
         intersecting: d.intersecting,
@@ -132,6 +151,7 @@ pub fn distance<V: Space>(a: &Built<V>, pa: &Iso<V>, b: &Built<V>, pb: &Iso<V>) 
         part_a: d.part_a,
         part_b: d.part_b,
         status: d.status,
+        simplices,
     }))
 }
 

@@ -9,11 +9,15 @@
 //! keeps a `null` index, except that a box's or a segment's single point is written as the corners (ends) whose
 //! weighted sum it is.
 
+use gjk::composite::Facet;
 use gjk::math::Iso;
-use gjk::{Distance, Witnesses};
+use gjk::shape::SupportMap;
+use gjk::{Distance, DistanceOptions, Witnesses};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::composite::{Built, HeightFieldModel, Loader};
+use crate::mesh::MeshFolder;
 use crate::model::Space;
 use crate::query::{Coords, Finite};
 
@@ -34,14 +38,26 @@ pub struct Simplices {
 }
 
 /// The two simplices of a distance answer `d` (with the points `w` behind its simplex's vertices) between the
-/// shapes `a` and `b` (the line's JSON, already read successfully as shapes) at their poses.
+/// shapes `a` and `b` (the line's JSON, already read successfully as shapes) at their poses; a `mesh` file's
+/// vertices are read from `meshes`.
 pub fn simplices<V: Space>(
     d: &Distance<V>,
     w: &Witnesses<V>,
-    a: &Value,
-    pose_a: &Iso<V>,
-    b: &Value,
-    pose_b: &Iso<V>,
+    (a, pose_a): (&Value, &Iso<V>),
+    (b, pose_b): (&Value, &Iso<V>),
+    meshes: &MeshFolder,
+) -> Result<Simplices, String> {
+    let loader = Loader::new(meshes);
+    from_witnesses(d, w, (&Vertices::of(a, &loader), pose_a), (&Vertices::of(b, &loader), pose_b))
+}
+
+/// The simplices of a distance run `d` from its witnesses `w`, each shape's points matched to its `vertices`
+/// (in the frame `pose` places in the world).
+fn from_witnesses<V: Space>(
+    d: &Distance<V>,
+    w: &Witnesses<V>,
+    (va, pose_a): (&Vertices<V>, &Iso<V>),
+    (vb, pose_b): (&Vertices<V>, &Iso<V>),
 ) -> Result<Simplices, String> {
     let s = &d.simplex;
     let len = s.len.min(w.len).min(V::DIM + 1);
@@ -50,9 +66,111 @@ pub fn simplices<V: Space>(
     let scale = pose_a.translation.max_abs().max(pose_b.translation.max_abs());
     let f = Finite { status: d.status };
     Ok(Simplices {
-        simplex_a: side(&Vertices::of(a), pose_a, &w.points_a[..len], &s.weights[..len], scale, &f, "simplex_a")?,
-        simplex_b: side(&Vertices::of(b), pose_b, &w.points_b[..len], &s.weights[..len], scale, &f, "simplex_b")?,
+        simplex_a: side(va, pose_a, &w.points_a[..len], &s.weights[..len], scale, &f, "simplex_a")?,
+        simplex_b: side(vb, pose_b, &w.points_b[..len], &s.weights[..len], scale, &f, "simplex_b")?,
     })
+}
+
+/// The simplices of a `distance` answer `d` on a line with a composite or a half-space: those of the leaf pair
+/// that gave it (`part_a`, `part_b`; a convex shape is its own leaf), from GJK run again on those two leaves
+/// alone, their points named as the line numbers the composite's points (docs/cli.md, "Witness simplices"). When
+/// a side has no leaf (a half-space) or the leaves do not meet where the answer says the shapes do (a shape inside
+/// a solid), each side is the one point the answer gives, its core's, named where it is one of the shape's
+/// points.
+pub fn of_leaves<V: Space>(
+    d: &gjk::query::Distance<V>,
+    (a, json_a, pose_a): (&Built<V>, &Value, &Iso<V>),
+    (b, json_b, pose_b): (&Built<V>, &Value, &Iso<V>),
+    meshes: &MeshFolder,
+) -> Result<Simplices, String> {
+    let loader = Loader::new(meshes);
+    let la = Leaf::of(a, json_a, pose_a, d.part_a, &loader);
+    let lb = Leaf::of(b, json_b, pose_b, d.part_b, &loader);
+    if let (Some(sa), Some(sb)) = (la.shape(), lb.shape()) {
+        let (run, w) = gjk::distance_with_witnesses(sa, &la.pose, sb, &lb.pose, &DistanceOptions::default());
+        // The leaves alone tell the answer's story unless the answer is an overlap their run does not see (a
+        // shape inside a solid, held by no leaf it touches).
+        if run.intersecting == d.intersecting {
+            return from_witnesses(&run, &w, (&la.vertices, &la.pose), (&lb.vertices, &lb.pose));
+        }
+    }
+    let f = Finite { status: d.status };
+    let scale = pose_a.translation.max_abs().max(pose_b.translation.max_abs());
+    // The answer's points are on the shapes, radii included; their cores' points lie a radius back along the
+    // normal (A's behind it, B's ahead of it).
+    let core_a = d.point_a - d.normal * la.radius();
+    let core_b = d.point_b + d.normal * lb.radius();
+    Ok(Simplices {
+        simplex_a: side(&la.vertices, &la.pose, &[core_a], &[1.0], scale, &f, "simplex_a")?,
+        simplex_b: side(&lb.vertices, &lb.pose, &[core_b], &[1.0], scale, &f, "simplex_b")?,
+    })
+}
+
+/// One side's leaf: the convex shape GJK runs on, where it sits, and the points its simplex's indices name.
+struct Leaf<'s, V: Space> {
+    shape: Option<LeafShape<'s, V>>,
+    pose: Iso<V>,
+    vertices: Vertices<V>,
+}
+
+enum LeafShape<'s, V: Space> {
+    /// A mesh's triangle (segment in 2D) or a height field's, in the composite's frame.
+    Facet(Facet<V>),
+    /// A convex shape, or a compound's part.
+    Convex(&'s dyn SupportMap<V>),
+}
+
+impl<'s, V: Space> Leaf<'s, V> {
+    /// Leaf `part` of `shape` (the line's JSON `json`) at `pose`. Indices name: a convex shape's or a compound
+    /// part's own points (as for two convex shapes; a part read from a mesh file, the file's vertices); a
+    /// trimesh's `vertices` (a mesh file's, as read); a height field's samples, row by row.
+    fn of(shape: &'s Built<V>, json: &Value, pose: &Iso<V>, part: Option<u32>, loader: &Loader<'_>) -> Self {
+        match shape {
+            Built::Convex(s) => {
+                Leaf { shape: Some(LeafShape::Convex(&**s)), pose: *pose, vertices: Vertices::of(json, loader) }
+            }
+            Built::HalfSpace(_) => Leaf { shape: None, pose: *pose, vertices: Vertices::None },
+            Built::TriMesh(m) => Leaf {
+                shape: part.map(|i| LeafShape::Facet(m.facet(i))),
+                pose: *pose,
+                vertices: Vertices::List(m.vertices().to_vec()),
+            },
+            Built::HeightField(h) => {
+                let samples = serde_json::from_value::<HeightFieldModel<V>>(json.clone()).map(|m| m.samples());
+                Leaf {
+                    shape: part.map(|i| LeafShape::Facet(h.triangle(i))),
+                    pose: *pose,
+                    vertices: samples.map_or(Vertices::None, Vertices::List),
+                }
+            }
+            Built::Compound(c) => {
+                let Some((i, (s, part_pose))) = part.and_then(|i| Some((i as usize, c.parts().get(i as usize)?)))
+                else {
+                    return Leaf { shape: None, pose: *pose, vertices: Vertices::None };
+                };
+                let path = json.get("path").and_then(Value::as_str);
+                let vertices = match (json.get("type").and_then(Value::as_str), path) {
+                    (Some("mesh"), Some(path)) => loader.mesh(path).map_or(Vertices::None, |m| {
+                        Vertices::List(m.vertices.iter().map(|p| V::from_f64_slice(&p[..V::DIM])).collect())
+                    }),
+                    _ => Vertices::of(&json["parts"][i]["shape"], loader),
+                };
+                Leaf { shape: Some(LeafShape::Convex(&**s)), pose: pose.compose(part_pose), vertices }
+            }
+        }
+    }
+
+    fn shape(&self) -> Option<&dyn SupportMap<V>> {
+        match &self.shape {
+            Some(LeafShape::Facet(f)) => Some(f),
+            Some(LeafShape::Convex(s)) => Some(*s),
+            None => None,
+        }
+    }
+
+    fn radius(&self) -> f64 {
+        self.shape().map_or(0.0, |s| s.radius())
+    }
 }
 
 /// What a shape's points are matched against: its vertices in its own frame, in the line's order.
@@ -63,14 +181,14 @@ enum Vertices<V> {
     /// the two ends.
     Segment([V; 2]),
     /// Points given one by one (a convex shape's `points`, a triangle's `a`, `b`, `c`, a point or a ball's
-    /// centre).
+    /// centre, a mesh file's vertices in file order).
     List(Vec<V>),
-    /// No vertices (a curved surface, a Minkowski sum, a mesh file's hull).
+    /// No vertices (a curved surface, a Minkowski sum).
     None,
 }
 
 impl<V: Space> Vertices<V> {
-    fn of(shape: &Value) -> Self {
+    fn of(shape: &Value, loader: &Loader<'_>) -> Self {
         let vec = |name: &str| shape.get(name).and_then(|v| serde_json::from_value::<V>(v.clone()).ok());
         let ty = shape.get("type").and_then(Value::as_str).unwrap_or("");
         let found = match ty {
@@ -87,8 +205,14 @@ impl<V: Space> Vertices<V> {
                 let end = |s: f64| V::from_fn(|k| if k == axis { s * h } else { 0.0 });
                 Vertices::Segment([end(-1.0), end(1.0)])
             }),
+            // A mesh file read as its hull (the only way a mesh is convex): the file's vertices, as it lists them.
+            "mesh" => shape
+                .get("path")
+                .and_then(Value::as_str)
+                .and_then(|path| loader.vertices(path).ok())
+                .map(|v| Vertices::List(v.iter().map(|p| V::from_f64_slice(&p[..V::DIM])).collect())),
             // The core of a rounded shape is the shape inside it.
-            "rounded" => shape.get("shape").map(Vertices::of),
+            "rounded" => shape.get("shape").map(|inner| Vertices::of(inner, loader)),
             _ => None,
         };
         found.unwrap_or(Vertices::None)

@@ -362,3 +362,90 @@ fn trim(x: f64) -> String {
     let s = format!("{x:.2}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
+
+/// 2D queries on composites, one per kind of composite and of query: a polyline and a ball (distance), a height
+/// field and a turned box (penetration), two compounds (distance), a half-space and an open polyline (intersect),
+/// two polylines crossing (intersect), a closed mesh around a ball (penetration).
+const WALK_LINES: &[&str] = &[
+    r#"{"id": "zigzag", "query": "distance", "a": {"type": "trimesh", "vertices": [[0, 0], [1, 1], [2, 0], [3, 1], [4, 0], [5, 1], [6, 0], [7, 1], [8, 0]], "indices": [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5], [5, 6], [6, 7], [7, 8]]}, "b": {"type": "circle", "radius": 0.3}, "pose_b": {"translation": [6.5, 2]}}"#,
+    r#"{"id": "terrain", "query": "penetration", "a": {"type": "heightfield", "heights": [0, 0.5, 0.2, 1, 0.4, 0.1, 0.6, 0.3]}, "b": {"type": "box", "half_extents": [0.6, 0.3]}, "pose_b": {"translation": [3.2, 0.9], "rotation": 0.3}}"#,
+    r#"{"id": "parts", "query": "distance", "a": {"type": "compound", "parts": [{"shape": {"type": "box", "half_extents": [1, 0.2]}}, {"shape": {"type": "circle", "radius": 0.5}, "pose": {"translation": [2, 1]}}, {"shape": {"type": "polygon", "points": [[0, 0], [1, 0], [0.5, 1]]}, "pose": {"translation": [-2, 1], "rotation": 0.5}}]}, "b": {"type": "compound", "parts": [{"shape": {"type": "capsule", "half_height": 0.5, "radius": 0.2}}, {"shape": {"type": "box", "half_extents": [0.3, 0.3]}, "pose": {"translation": [1, 0]}}]}, "pose_b": {"translation": [3, 3], "rotation": 0.4}}"#,
+    r#"{"id": "ground", "query": "intersect", "a": {"type": "halfspace", "normal": [0, 1]}, "pose_a": {"rotation": 0.2}, "b": {"type": "trimesh", "vertices": [[0, 0], [1, 1], [2, 0.5]], "indices": [[0, 1], [1, 2]]}, "pose_b": {"translation": [0, 0.1]}}"#,
+    r#"{"id": "cross", "query": "intersect", "a": {"type": "trimesh", "vertices": [[0, 0], [1, 1], [2, 0]], "indices": [[0, 1], [1, 2]]}, "b": {"type": "trimesh", "vertices": [[0, 1], [1, 0], [2, 1]], "indices": [[0, 1], [1, 2]]}, "pose_b": {"translation": [0.5, 0]}}"#,
+    r#"{"id": "inside", "query": "penetration", "a": {"type": "trimesh", "vertices": [[0, 0], [4, 0], [4, 3], [0, 3]], "indices": [[0, 1], [1, 2], [2, 3], [3, 0]]}, "b": {"type": "circle", "radius": 0.5}, "pose_b": {"translation": [3, 1]}}"#,
+];
+
+/// How many times `needle` occurs in `svg`.
+fn count(svg: &str, needle: &str) -> usize {
+    svg.matches(needle).count()
+}
+
+/// A 2D query on a composite is drawn as its tree walk: the picture carries `gjk query`'s answer line, one
+/// `data-run` per leaf pair the answer counts (`leaves`), each leaf of the shapes, the leaf that gave the answer
+/// drawn as used, and fewer node boxes than the tree has where the walk could skip some.
+#[test]
+fn composite_queries_are_drawn_as_their_tree_walk() {
+    for line in WALK_LINES {
+        let svg = draw(&[line]);
+        let answer = query(line);
+        assert_eq!(answer_of(&svg), answer, "{line}");
+        let a = json(&answer);
+        let leaves = a["leaves"].as_u64().expect("leaves") as usize;
+        assert!(svg.contains(&format!(r#"data-runs="{leaves}""#)), "{line}: runs");
+        if a.get("distance").is_some() {
+            // Distance and penetration runs measure: one segment between closest points per run.
+            assert_eq!(count(&svg, "<g data-run="), leaves, "{line}");
+            assert!(svg.contains("data-answer"), "{line}: the answer's points");
+        }
+        for (key, side) in [("part_a", "a"), ("part_b", "b")] {
+            if let Some(i) = a[key].as_u64() {
+                assert!(svg.contains(&format!(r#"data-leaf="{side}:{i}" data-ran="true""#)), "{line}: {key}");
+            }
+        }
+        let shapes = json(line);
+        for (key, side) in [("a", "a"), ("b", "b")] {
+            let n = match shapes[key]["type"].as_str().expect("type") {
+                "trimesh" => shapes[key]["indices"].as_array().expect("indices").len(),
+                "compound" => shapes[key]["parts"].as_array().expect("parts").len(),
+                "heightfield" => shapes[key]["heights"].as_array().expect("heights").len() - 1,
+                "halfspace" => {
+                    assert!(svg.contains(&format!(r#"data-halfspace="{side}""#)), "{line}");
+                    0
+                }
+                _ => 1,
+            };
+            assert_eq!(count(&svg, &format!(r#"data-leaf="{side}:"#)), n, "{line}: {side}'s leaves");
+        }
+        assert_eq!(draw(&[line]), svg, "{line}: the same bytes each time");
+    }
+    // The zigzag's ball sits over its far end: the walk skips the near half of the tree.
+    let zigzag = draw(&[WALK_LINES[0]]);
+    let nodes = count(&zigzag, r#"data-node="a:"#);
+    assert!((1..2 * 8 - 1).contains(&nodes), "{nodes} of the tree's nodes entered");
+    assert!(count(&zigzag, r#"data-ran="true""#) < 8, "some segments never ran");
+}
+
+/// A terrain of 20,000 samples outlines at most 4096 leaves (plus any a run used) and says so; a composite in a
+/// 3D line is refused with a message that names what draws it.
+#[test]
+fn huge_composites_are_cut_and_3d_composites_refused() {
+    let heights: Vec<String> = (0..20_000).map(|i| format!("{}", (i as f64 * 0.37).sin())).collect();
+    let line = format!(
+        r#"{{"query": "distance", "a": {{"type": "heightfield", "heights": [{}], "cell_size": 0.01}}, "b": {{"type": "circle", "radius": 0.2}}, "pose_b": {{"translation": [150, 3]}}}}"#,
+        heights.join(", ")
+    );
+    // Too long for one argument of a command line: the line comes on stdin.
+    let out = gjk(&["draw", "-"], &line);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let svg = String::from_utf8(out.stdout).expect("utf-8");
+    let leaves = count(&svg, r#"data-leaf="a:"#);
+    assert!((4096..=4096 + 8).contains(&leaves), "{leaves} leaves outlined");
+    assert!(svg.contains(&format!("({leaves} leaves outlined")));
+    assert_eq!(answer_of(&svg), query(&line));
+
+    let line_3d = r#"{"query": "distance", "a": {"type": "trimesh", "vertices": [[0, 0, 0], [1, 0, 0], [0, 1, 0]], "indices": [[0, 1, 2]]}, "b": {"type": "sphere", "radius": 1}, "pose_b": {"translation": [0, 0, 3]}}"#;
+    let out = gjk(&["draw", line_3d], "");
+    assert!(!out.status.success());
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("in 2D lines only"));
+}

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{nums, run};
+use support::{nums, run, run_with};
 
 /// A small deterministic generator (no dependency): numbers in [−1, 1).
 struct Lcg(u64);
@@ -237,8 +237,8 @@ fn at2(t: [f64; 2]) -> Value {
     json!({"translation": t})
 }
 
-/// Lines without the flag answer as before; curved cores get `null` indices; the flag on another query or a
-/// composite shape, or with a value other than true / false / null, is an error line.
+/// Lines without the flag answer as before; curved cores get `null` indices; a mesh's leaf names its vertex; the
+/// flag on another query (a composite's too), or with a value other than true / false / null, is an error line.
 #[test]
 fn the_flag_extends_distance_lines_only() {
     let ball = json!({"type": "sphere", "radius": 1});
@@ -251,6 +251,7 @@ fn the_flag_extends_distance_lines_only() {
         json!({"id": 3, "query": "penetration", "a": ball, "b": ball, "simplices": true}),
         json!({"id": 4, "query": "distance", "a": mesh, "b": ball, "pose_b": far, "simplices": true}),
         json!({"id": 5, "query": "distance", "a": ball, "b": ball, "simplices": "yes"}),
+        json!({"id": 6, "query": "penetration", "a": mesh, "b": ball, "simplices": true}),
     ];
     let answers = run(&lines);
     let keys = |a: &Value| a.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
@@ -259,7 +260,229 @@ fn the_flag_extends_distance_lines_only() {
     assert_eq!(keys(&answers[1]), plain, "{}", answers[1]);
     check(&lines[2], &answers[2]);
     assert_eq!(answers[2]["simplex_a"]["indices"][0], Value::Null, "{}", answers[2]);
-    for a in &answers[3..] {
+    // The mesh's one triangle is nearest the ball by its corner (1, 0, 0): vertex 1; the ball by its centre.
+    assert_eq!(answers[4]["simplex_a"]["indices"], json!([1]), "{}", answers[4]);
+    assert_eq!(answers[4]["simplex_b"]["points"], json!([[3.0, 0.0, 0.0]]), "{}", answers[4]);
+    for a in [&answers[3], &answers[5], &answers[6]] {
         assert!(a["error"].is_string(), "{a}");
     }
+}
+
+/// A `mesh` file's hull names its points by their place in the file: an OBJ's `v` lines (random points, some inside
+/// the hull, one listed twice), an ASCII STL's triangle corners (each shared corner repeated). Every index must be
+/// given, be the first place of that point in the file, and the point listed must be the file's point placed by
+/// the pose: checked as for a `convex` shape whose `points` are the file's vertices in file order.
+#[test]
+fn mesh_file_hulls_name_the_files_vertices() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simplices-meshes");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut r = Lcg(11);
+    let mut obj_points: Vec<Vec<f64>> = (0..40).map(|_| r.point(3, 1.0)).collect();
+    obj_points.push(obj_points[5].clone());
+    let obj: String = obj_points.iter().map(|p| format!("v {} {} {}\n", p[0], p[1], p[2])).collect();
+    std::fs::write(dir.join("cloud.obj"), obj).unwrap();
+    // A tetrahedron in binary-exact f32 numbers (STL stores f32): four facets, each corner listed three times.
+    let tet = [[0.0, 0.0, 0.0], [1.5, 0.0, 0.0], [0.0, 1.25, 0.0], [0.0, 0.0, 0.75]];
+    let faces = [[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]];
+    let mut stl = String::from("solid tet\n");
+    let mut stl_points: Vec<Vec<f64>> = Vec::new();
+    for f in faces {
+        stl.push_str("facet normal 0 0 0\nouter loop\n");
+        for k in f {
+            stl.push_str(&format!("vertex {} {} {}\n", tet[k][0], tet[k][1], tet[k][2]));
+            stl_points.push(tet[k].to_vec());
+        }
+        stl.push_str("endloop\nendfacet\n");
+    }
+    stl.push_str("endsolid tet\n");
+    std::fs::write(dir.join("tet.stl"), stl).unwrap();
+
+    let mut lines = Vec::new();
+    let mut twins = Vec::new();
+    for (path, points) in [("cloud.obj", &obj_points), ("tet.stl", &stl_points)] {
+        for k in 0..40 {
+            let other = match k % 3 {
+                0 => {
+                    json!({"type": "box", "half_extents": r.point(3, 1.0).iter().map(|x| x.abs() + 0.1).collect::<Vec<_>>()})
+                }
+                1 => json!({"type": "sphere", "radius": 0.3}),
+                _ => json!({"type": "convex", "points": (0..6).map(|_| r.point(3, 0.8)).collect::<Vec<_>>()}),
+            };
+            let (pa, pb) = (pose(&mut r, 3, 4.0), pose(&mut r, 3, 4.0));
+            let mesh = json!({"type": "mesh", "path": path});
+            lines.push(distance(mesh, pa.clone(), other.clone(), pb.clone(), lines.len()));
+            twins.push(distance(json!({"type": "convex", "points": points}), pa, other, pb, twins.len()));
+        }
+    }
+    let answers = run_with(&["--mesh-dir", dir.to_str().unwrap()], &lines);
+    std::fs::remove_dir_all(&dir).ok();
+    let mut named = 0;
+    for ((line, twin), answer) in lines.iter().zip(&twins).zip(&answers) {
+        check(twin, answer);
+        let points: Vec<Vec<f64>> = twin["a"]["points"].as_array().unwrap().iter().map(nums).collect();
+        for i in answer["simplex_a"]["indices"].as_array().unwrap() {
+            let i = i.as_u64().unwrap_or_else(|| panic!("{line}: every point of a mesh hull has an index")) as usize;
+            assert!(!points[..i].contains(&points[i]), "{line}: index {i} is not the point's first place");
+            named += 1;
+        }
+    }
+    assert!(named >= lines.len(), "{named} points named");
+}
+
+/// A composite side's points as the indices name them (its frame): a trimesh's `vertices`, a height field's
+/// samples row by row, a compound part's own points moved by the part's translation (these parts are not turned).
+fn composite_points(shape: &Value, part: Option<u64>, dim: usize) -> Option<Vec<Vec<f64>>> {
+    match shape["type"].as_str().unwrap() {
+        "trimesh" => Some(shape["vertices"].as_array().unwrap().iter().map(nums).collect()),
+        "heightfield" => {
+            let cell = shape["cell_size"].as_f64().unwrap();
+            let heights = shape["heights"].as_array().unwrap();
+            if heights[0].is_number() {
+                return Some(
+                    nums(&shape["heights"]).iter().enumerate().map(|(i, &h)| vec![i as f64 * cell, h]).collect(),
+                );
+            }
+            let rows: Vec<Vec<f64>> = heights.iter().map(nums).collect();
+            let mut out = Vec::new();
+            for (r, row) in rows.iter().enumerate() {
+                for (c, &h) in row.iter().enumerate() {
+                    out.push(vec![c as f64 * cell, h, r as f64 * cell]);
+                }
+            }
+            Some(out)
+        }
+        "compound" => {
+            let p = &shape["parts"][part? as usize];
+            let t = nums(&p["pose"]["translation"]);
+            let own = vertices(&p["shape"]).unwrap_or_else(|| vec![vec![0.0; dim]]);
+            Some(own.iter().map(|v| v.iter().zip(&t).map(|(x, y)| x + y).collect()).collect())
+        }
+        "halfspace" => None,
+        _ => vertices(shape).or_else(|| Some(vec![vec![0.0; dim]])),
+    }
+}
+
+/// The radius of the leaf a composite side's answer came from (a compound's part's; a mesh, a height field and a
+/// half-space have none).
+fn leaf_radius(shape: &Value, part: Option<u64>) -> f64 {
+    match shape["type"].as_str().unwrap() {
+        "compound" => part.map_or(0.0, |i| radius(&shape["parts"][i as usize]["shape"])),
+        "trimesh" | "heightfield" | "halfspace" => 0.0,
+        _ => radius(shape),
+    }
+}
+
+/// `"simplices": true` on lines with a trimesh, a compound, a height field or a half-space: the simplices of the
+/// leaf pair that gave the answer. On random 2D and 3D scenes apart and overlapping: weights positive and summing
+/// to one, the weighted points reproduce the answer's core points to 1e-12 of the numbers in play, and every index
+/// names the composite's point it lists (a mesh's vertex, a height field's sample, a part's point). Apart, every
+/// point is named (the support points of triangles, cells and polytope parts are their corners).
+#[test]
+fn composite_lines_give_the_simplices_of_their_leaves() {
+    let mut r = Lcg(23);
+    let mut lines = Vec::new();
+    for k in 0..240 {
+        let dim = if k % 2 == 0 { 3 } else { 2 };
+        let composite = match (k / 2) % 4 {
+            0 => {
+                let vertices: Vec<Vec<f64>> = (0..12).map(|_| r.point(dim, 2.0)).collect();
+                let indices: Vec<Vec<usize>> = (0..6)
+                    .map(|i| if dim == 3 { vec![2 * i, 2 * i + 1, (2 * i + 5) % 12] } else { vec![2 * i, 2 * i + 1] })
+                    .collect();
+                json!({"type": "trimesh", "vertices": vertices, "indices": indices})
+            }
+            1 => {
+                let parts: Vec<Value> = (0..4)
+                    .map(|i| {
+                        let shape = match i {
+                            0 => json!({"type": "box", "half_extents": r.point(dim, 0.5).iter().map(|x| x.abs() + 0.1).collect::<Vec<_>>()}),
+                            1 => json!({"type": "convex", "points": (0..5).map(|_| r.point(dim, 0.6)).collect::<Vec<_>>()}),
+                            2 => json!({"type": "sphere", "radius": 0.3}),
+                            _ => json!({"type": "segment", "a": r.point(dim, 0.5), "b": r.point(dim, 0.5)}),
+                        };
+                        json!({"shape": shape, "pose": {"translation": r.point(dim, 2.0)}})
+                    })
+                    .collect();
+                json!({"type": "compound", "parts": parts})
+            }
+            2 if dim == 2 => json!({"type": "heightfield", "heights": r.point(9, 1.0), "cell_size": 0.5}),
+            2 => {
+                json!({"type": "heightfield", "heights": (0..5).map(|_| r.point(5, 1.0)).collect::<Vec<_>>(), "cell_size": 0.5})
+            }
+            _ => {
+                let mut n = r.point(dim, 1.0);
+                n[1] = 1.0;
+                json!({"type": "halfspace", "normal": n})
+            }
+        };
+        let other = match k % 3 {
+            0 => {
+                json!({"type": "box", "half_extents": r.point(dim, 0.5).iter().map(|x| x.abs() + 0.1).collect::<Vec<_>>()})
+            }
+            1 => json!({"type": "sphere", "radius": 0.4}),
+            _ => json!({"type": "convex", "points": (0..6).map(|_| r.point(dim, 0.7)).collect::<Vec<_>>()}),
+        };
+        let offset = [0.0, 1e4][k % 5 / 4];
+        let mut pa = pose(&mut r, dim, 1.0);
+        let mut pb = pose(&mut r, dim, 3.0);
+        for p in [&mut pa, &mut pb] {
+            let t: Vec<f64> = nums(&p["translation"]).iter().map(|x| x + offset).collect();
+            p["translation"] = json!(t);
+        }
+        // Both orders: the composite as A and as B.
+        if k % 4 < 2 {
+            lines.push(distance(composite, pa, other, pb, k));
+        } else {
+            lines.push(distance(other, pb, composite, pa, k));
+        }
+    }
+    let answers = run(&lines);
+    let (mut apart_meshes, mut worst) = (0, 0.0f64);
+    for (line, answer) in lines.iter().zip(&answers) {
+        let ctx = format!("{line} -> {answer}");
+        assert!(answer["error"].is_null(), "{ctx}");
+        let dim = nums(&answer["point_a"]).len();
+        let normal = nums(&answer["normal"]);
+        for (side, point, shape, pose, part, sign) in [
+            ("simplex_a", "point_a", "a", "pose_a", "part_a", -1.0),
+            ("simplex_b", "point_b", "b", "pose_b", "part_b", 1.0),
+        ] {
+            let s = &answer[side];
+            let (indices, points, weights) =
+                (s["indices"].as_array().unwrap(), s["points"].as_array().unwrap(), nums(&s["weights"]));
+            assert!(!weights.is_empty() && weights.len() <= dim + 1, "{ctx}");
+            assert!(weights.iter().all(|&w| w > 0.0), "{ctx}: weights {weights:?}");
+            assert!((weights.iter().sum::<f64>() - 1.0).abs() < 1e-14, "{ctx}: weights sum");
+            let part = answer[part].as_u64();
+            let r = leaf_radius(&line[shape], part);
+            let want: Vec<f64> = nums(&answer[point]).iter().zip(&normal).map(|(p, n)| p + sign * r * n).collect();
+            let (mut sum, mut size) = (vec![0.0; dim], 1.0f64);
+            for (p, w) in points.iter().zip(&weights) {
+                for (k, x) in nums(p).iter().enumerate() {
+                    sum[k] += w * x;
+                    size = size.max(x.abs());
+                }
+            }
+            let err = sum.iter().zip(&want).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt() / size;
+            assert!(err <= 1e-12, "{ctx}: {side} reproduces {point} to {err:e}");
+            worst = worst.max(err);
+            // Apart, every point is a vertex (a support point of a polytope, a triangle, a segment, a grid cell)
+            // or a ball's centre: all are named, but on a half-space's plane.
+            let ty = line[shape]["type"].as_str().unwrap();
+            if ty != "halfspace" && answer["intersecting"] == false {
+                apart_meshes += usize::from(ty == "trimesh");
+                assert!(indices.iter().all(|i| i.is_u64()), "{ctx}: {side} names all its points");
+            }
+            let Some(verts) = composite_points(&line[shape], part, dim) else { continue };
+            for (i, p) in indices.iter().zip(points) {
+                let Some(i) = i.as_u64() else { continue };
+                let local = &verts[i as usize];
+                let placed = if line[pose].is_null() { local.clone() } else { place(&line[pose], local) };
+                let d = placed.iter().zip(nums(p)).map(|(a, b)| (a - b).powi(2)).sum::<f64>().sqrt();
+                assert!(d <= 1e-12 * size, "{ctx}: {side} point {i} is {d:e} from the point it names");
+            }
+        }
+    }
+    assert!(apart_meshes >= 20, "{apart_meshes} meshes apart");
+    assert!(worst <= 1e-12);
 }

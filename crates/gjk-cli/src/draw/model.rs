@@ -195,7 +195,7 @@ fn build_opts(line: &Value, warm: &[P3], meshes: bool) -> Result<Drawing, String
 const ABOUT_CHARS: usize = 240;
 
 /// A shape's JSON as the picture describes it: in full when short, else its start and its length.
-fn brief(v: &Value) -> String {
+pub(super) fn brief(v: &Value) -> String {
     let s = v.to_string();
     if s.chars().count() <= ABOUT_CHARS {
         return s;
@@ -535,7 +535,7 @@ pub fn epa_decision_text(d: Decision) -> (&'static str, &'static str) {
 /// The outline of a convex set seen in `view`: the hull of its support points along directions in the view's
 /// plane. Support points along in-plane directions project onto the support points of the projection, so the
 /// outline is exact for polytopes (every vertex whose normal cone is wider than the sampling step appears).
-fn outline<V: Space>(view: &View, support: impl Fn(V) -> V) -> Vec<P2> {
+pub(super) fn outline<V: Space>(view: &View, support: impl Fn(V) -> V) -> Vec<P2> {
     let pts = (0..OUTLINE_DIRECTIONS)
         .map(|k| {
             let (s, c) = (k as f64 * TAU / OUTLINE_DIRECTIONS as f64).sin_cos();

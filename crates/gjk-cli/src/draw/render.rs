@@ -12,34 +12,34 @@ use super::model::{
     decision_text, epa_decision_text, num, subscript, vec, Drawing, EpaView, Kind, StepView, View, P2, P3,
 };
 
-const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
-const MONO: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
+pub(super) const FONT: &str = "DejaVu Sans, Verdana, Arial, sans-serif";
+pub(super) const MONO: &str = "DejaVu Sans Mono, Menlo, Consolas, monospace";
 
-const COL_A: &str = "#2b6cb0";
-const COL_B: &str = "#dd6b20";
+pub(super) const COL_A: &str = "#2b6cb0";
+pub(super) const COL_B: &str = "#dd6b20";
 const COL_DIFF: &str = "#6b46c1";
 const COL_SIMPLEX: &str = "#2f855a";
-const COL_W: &str = "#c53030";
-const COL_V: &str = "#1a202c";
-const COL_ANSWER: &str = "#0987a0";
-const COL_GRID: &str = "#edf2f7";
-const COL_AXIS: &str = "#a0aec0";
-const COL_FRAME: &str = "#cbd5e0";
-const COL_TEXT: &str = "#1a202c";
-const COL_MUTED: &str = "#4a5568";
+pub(super) const COL_W: &str = "#c53030";
+pub(super) const COL_V: &str = "#1a202c";
+pub(super) const COL_ANSWER: &str = "#0987a0";
+pub(super) const COL_GRID: &str = "#edf2f7";
+pub(super) const COL_AXIS: &str = "#a0aec0";
+pub(super) const COL_FRAME: &str = "#cbd5e0";
+pub(super) const COL_TEXT: &str = "#1a202c";
+pub(super) const COL_MUTED: &str = "#4a5568";
 
-const MARGIN: f64 = 20.0;
+pub(super) const MARGIN: f64 = 20.0;
 const GAP: f64 = 14.0;
-const PAD: f64 = 12.0;
-const PANEL_TITLE: f64 = 24.0;
-const CAPTION_LINE: f64 = 15.0;
-const CAPTION_FONT: f64 = 11.5;
+pub(super) const PAD: f64 = 12.0;
+pub(super) const PANEL_TITLE: f64 = 24.0;
+pub(super) const CAPTION_LINE: f64 = 15.0;
+pub(super) const CAPTION_FONT: f64 = 11.5;
 /// Room left of a plot for the tick labels, below it for the tick labels, right of it, above it for the view's
 /// name.
-const LEFT: f64 = 40.0;
-const BOTTOM: f64 = 20.0;
-const RIGHT: f64 = 16.0;
-const TOP: f64 = 18.0;
+pub(super) const LEFT: f64 = 40.0;
+pub(super) const BOTTOM: f64 = 20.0;
+pub(super) const RIGHT: f64 = 16.0;
+pub(super) const TOP: f64 = 18.0;
 
 /// What one view's plot shows.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -406,7 +406,7 @@ fn bounds(d: &Drawing, frame: Frame, v: usize) -> Bounds {
 }
 
 /// Tick positions and the number of decimals of their labels: about five per window, at 1, 2 or 5 × 10ⁿ.
-fn ticks(lo: f64, span: f64) -> (Vec<f64>, usize) {
+pub(super) fn ticks(lo: f64, span: f64) -> (Vec<f64>, usize) {
     let raw = span / 5.0;
     let exp = raw.log10().floor();
     let unit = 10f64.powf(exp);
@@ -427,7 +427,7 @@ fn ticks(lo: f64, span: f64) -> (Vec<f64>, usize) {
     ((first..=last).map(|k| k as f64 * step).collect(), decimals)
 }
 
-fn tick_label(x: f64, decimals: usize) -> String {
+pub(super) fn tick_label(x: f64, decimals: usize) -> String {
     let s = format!("{x:.decimals$}");
     match s.strip_prefix('-') {
         Some(rest) if rest.bytes().all(|c| c == b'0' || c == b'.') => rest.to_string(),
@@ -755,7 +755,7 @@ fn arrow(o: &mut String, p: &Plot<'_>, from: (f64, f64), d: P3, len: f64, col: &
     label_at(p, tip, (ux * 9.0 - 3.0, uy * 9.0 + 4.0), col, name);
 }
 
-fn dot(o: &mut String, at: (f64, f64), r: f64, fill: &str, stroke: &str, width: f64) {
+pub(super) fn dot(o: &mut String, at: (f64, f64), r: f64, fill: &str, stroke: &str, width: f64) {
     let _ = writeln!(
         o,
         r#"<circle cx="{}" cy="{}" r="{}" fill="{fill}" stroke="{stroke}" stroke-width="{}"/>"#,
@@ -766,7 +766,7 @@ fn dot(o: &mut String, at: (f64, f64), r: f64, fill: &str, stroke: &str, width: 
     );
 }
 
-fn line(o: &mut String, a: (f64, f64), b: (f64, f64), col: &str, width: f64, dash: Option<&str>) {
+pub(super) fn line(o: &mut String, a: (f64, f64), b: (f64, f64), col: &str, width: f64, dash: Option<&str>) {
     let dash = dash.map(|d| format!(r#" stroke-dasharray="{d}""#)).unwrap_or_default();
     let _ = writeln!(
         o,
@@ -779,7 +779,7 @@ fn line(o: &mut String, a: (f64, f64), b: (f64, f64), col: &str, width: f64, das
     );
 }
 
-fn path(pts: &[(f64, f64)], close: bool) -> String {
+pub(super) fn path(pts: &[(f64, f64)], close: bool) -> String {
     let mut s = String::new();
     for (i, (x, y)) in pts.iter().enumerate() {
         let _ = write!(s, "{}{},{}", if i == 0 { "M" } else { " L" }, f(*x), f(*y));
@@ -931,7 +931,7 @@ fn place_labels(labels: &[Label], size: f64) -> Vec<LabelBox> {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn halo_text(o: &mut String, x: f64, y: f64, size: f64, anchor: &str, col: &str, s: &str, italic: bool) {
+pub(super) fn halo_text(o: &mut String, x: f64, y: f64, size: f64, anchor: &str, col: &str, s: &str, italic: bool) {
     let style = if italic { r#" font-style="italic""# } else { "" };
     let _ = writeln!(
         o,
@@ -944,7 +944,7 @@ fn halo_text(o: &mut String, x: f64, y: f64, size: f64, anchor: &str, col: &str,
 }
 
 #[allow(clippy::too_many_arguments)]
-fn text(o: &mut String, x: f64, y: f64, size: f64, weight: &str, anchor: &str, col: &str, s: &str) {
+pub(super) fn text(o: &mut String, x: f64, y: f64, size: f64, weight: &str, anchor: &str, col: &str, s: &str) {
     let weight = if weight == "normal" { String::new() } else { format!(r#" font-weight="{weight}""#) };
     let anchor = if anchor == "start" { String::new() } else { format!(r#" text-anchor="{anchor}""#) };
     let _ = writeln!(
@@ -1129,13 +1129,13 @@ fn caption(d: &Drawing, panel: Panel<'_>) -> Vec<String> {
     }
 }
 
-fn wrap_all(lines: &[String], chars: usize) -> Vec<String> {
+pub(super) fn wrap_all(lines: &[String], chars: usize) -> Vec<String> {
     lines.iter().flat_map(|l| wrap(l, chars)).collect()
 }
 
 /// Splits a line at spaces into lines of at most `chars` characters (a longer word stays whole); continuation
 /// lines are indented.
-fn wrap(s: &str, chars: usize) -> Vec<String> {
+pub(super) fn wrap(s: &str, chars: usize) -> Vec<String> {
     let body = s.trim_start_matches(' ');
     let indent = &s[..s.len() - body.len()];
     let mut out: Vec<String> = Vec::new();
@@ -1155,7 +1155,7 @@ fn wrap(s: &str, chars: usize) -> Vec<String> {
 
 /// Cuts a line without spaces to rely on (JSON) after commas, into lines of at most `chars` characters where it
 /// can.
-fn wrap_after_commas(s: &str, chars: usize) -> Vec<String> {
+pub(super) fn wrap_after_commas(s: &str, chars: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut cur = String::new();
     for piece in s.split_inclusive(',') {
@@ -1169,7 +1169,7 @@ fn wrap_after_commas(s: &str, chars: usize) -> Vec<String> {
 }
 
 /// A pixel coordinate: two decimals at most, no trailing zeros, no negative zero.
-fn f(x: f64) -> String {
+pub(super) fn f(x: f64) -> String {
     let s = format!("{:.2}", x);
     let s = if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_string() } else { s };
     if s == "-0" {
@@ -1179,6 +1179,6 @@ fn f(x: f64) -> String {
     }
 }
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }

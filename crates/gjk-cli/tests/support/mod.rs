@@ -8,9 +8,15 @@ use serde_json::Value;
 /// Runs `gjk query` on `lines` (one JSON value per line) and returns its answers, checked to be one per line, in
 /// order, with the same ids.
 pub fn run(lines: &[Value]) -> Vec<Value> {
+    run_with(&[], lines)
+}
+
+/// [`run`] with more arguments after `gjk query` (`--mesh-dir DIR`, …).
+pub fn run_with(args: &[&str], lines: &[Value]) -> Vec<Value> {
     let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_gjk"))
         .arg("query")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()

@@ -39,8 +39,11 @@ Draws every GJK step (and EPA iteration) of one query as an SVG sheet of small m
   --example NAME   a built-in example: textbook, circle-box, boxes-penetrating, capsule-box-3d
   --out FILE.svg   write the SVG there (default: stdout)
   --png FILE.png   also write the picture as PNG (needs a gjk built with `--features png`)
+A 2D query on a trimesh, compound, heightfield or halfspace is drawn as its tree walk instead: the leaves, the
+tree nodes entered, each leaf pair run with its closest points, and the answer (3D ones are refused).
 Shapes are drawn as their outlines (256 support directions per view, whatever their size), a long shape
-description is cut, and a picture is never drawn from non-finite coordinates.";
+description is cut, at most 4096 leaves of a composite are outlined (and those run), and a picture is never
+drawn from non-finite coordinates.";
 
 pub const SERVE: &str = "usage: gjk serve [--port N] [--dir DIR] [--timeout SECONDS] [--max-connections N]
 Serves the interactive page (2D at /, 3D at /3d.html: the library compiled to WebAssembly, built into this
