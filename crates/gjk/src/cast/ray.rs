@@ -199,12 +199,11 @@ where
     // (t ≥ 0), each with the surface's own normal. The box is grown to hold the origin: the origin touches the
     // shape, but it can lie outside the box by the box's rounding (a ray from a polygon's leftmost vertex, 2.2e-16
     // left of its turned box, was then "never in the box" behind it and answered as a miss: gjk-fuzz seed 1 case
-    // 4505). From a box holding the origin both exit times are ≥ 0, and the casts start a margin beyond them (a
-    // millionth of the box, in the direction's units) so that they meet the surface, not a contact at their start.
+    // 4505). From a box holding the origin both exit times are ≥ 0, and the casts start a margin beyond them so
+    // that they meet the surface, not a contact at their start.
     let bounds = shape.local_aabb().transformed(pose);
     let bounds = bounds.merged(&crate::shape::Aabb::new(origin, origin));
-    let pad = V::Real::from_f64(1e-6) * bounds.diameter() / direction.length();
-    let margin = |t: V::Real| t * V::Real::from_f64(1.0 + 1e-6) + pad;
+    let margin = |t: V::Real| t * V::Real::from_f64(1.0 + 1e-6) + V::Real::from_f64(1e-6);
     let (ahead, behind) =
         (margin(exit_time(&bounds, origin, direction)), margin(exit_time(&bounds, origin, -direction)));
     let leave = cast_point(shape, pose, origin + direction * ahead, -direction, ahead + behind);
