@@ -905,3 +905,64 @@ fn ray_across_a_zero_radius_2d_capsule_or_segment_hits_where_it_crosses_fuzz_31_
         }
     }
 }
+
+/// gjk-fuzz seed 1 case 4505: a 2D polygon given only by its support function (the GJK path), a ray starting on
+/// its leftmost vertex (within rounding: the closed form says 1.2e-16 outside) and heading in, was answered as a
+/// miss. The point cast touched at once, so the whole line was cast from beyond the shape's bounding box; but the
+/// turned box's left side rounded 2.2e-16 right of the origin, so "behind" the ray never was in the box and the
+/// ray gave up. The box now holds the origin: a hit at 0 with the entered edge's normal, solid and hollow, like
+/// the polygon's closed form (and the same from the shifted pose 1e5 away).
+#[test]
+fn ray_from_a_2d_polygon_boundary_heading_in_hits_at_zero_fuzz_1_4505() {
+    let pts: Vec<DVec2> = [
+        [-0.09197976408275176, -0.1512064344952985],
+        [-0.4776995263777742, 0.32033981711375603],
+        [0.41444286564905214, -0.23588084848432841],
+        [0.3734881557975056, -0.25260619903099557],
+        [0.012169141824985552, 0.15808241659548875],
+        [0.48165039178780367, -0.4586560390851838],
+        [-0.3868975500346148, 0.43912331499681895],
+        [0.32479674972349615, 0.35860087748102326],
+        [-0.36667619340139207, 0.06998315387908988],
+        [-0.4794653780000965, -0.30806206900560956],
+        [-0.15711345873694849, -0.32441022897857347],
+        [0.29175757268671215, 0.2372490789617023],
+        [-0.22476492113212843, 0.386128685684056],
+        [0.353072608587148, -0.15214154410056502],
+        [-0.15524119435330105, -0.337787390573957],
+        [0.3563589376017392, -0.20422830298648983],
+        [0.3463061241941788, 0.46272421375043565],
+        [0.34299454608772534, -0.1148521995656764],
+        [0.10431352427011238, 0.43468995588636483],
+        [-0.35898541318662064, 0.15043580188514544],
+    ]
+    .iter()
+    .map(|p| DVec2::new(p[0], p[1]))
+    .collect();
+    let poly = ConvexPolytope::new(&pts).unwrap();
+    let gjk_path = SupportFn::new(|d: DVec2| poly.support(d));
+    let pose = Iso::new(Rot2::from_angle(-3.1053299685623714), DVec2::new(-0.6898694898745243, 0.8457128351598264));
+    let origin = DVec2::new(-1.1878316900552959, 1.2866052361941147);
+    let direction = DVec2::new(7.750423072115134, -39.46940967412326);
+    for shift in [DVec2::ZERO, DVec2::new(1e5, -7e4)] {
+        let pose = Iso::new(pose.rotation, pose.translation + shift);
+        // 1e5 off, the start rounds by ~1.5e-11, and the ray meets the edge at a grazing 0.0125 rad: its entry
+        // moves by up to ~1.2e-9 along the ray.
+        let at_start = if shift == DVec2::ZERO { 1e-12 } else { 1e-8 };
+        let closed = ray_cast(&poly, &pose, origin + shift, direction, f64::INFINITY, true);
+        assert!(closed.hit && closed.toi * direction.length() < at_start, "{closed:?}");
+        for solid in [true, false] {
+            let r = ray_cast(&gjk_path, &pose, origin + shift, direction, f64::INFINITY, solid);
+            assert!(r.hit && sane_ray(&r, f64::INFINITY), "{shift} solid {solid}: {r:?}");
+            // At the start (the ray enters here), with an outward normal of the vertex it enters at (the
+            // closed form takes one edge's, the GJK path may take the other's): a unit normal whose line through
+            // the start supports the polygon, facing the ray.
+            assert!(r.toi * direction.length() < at_start, "{shift} solid {solid}: {r:?}");
+            assert!((r.normal.length() - 1.0).abs() < 1e-12 && r.normal.dot(direction) < 0.0, "{r:?}");
+            let n_local = pose.inverse_transform_vector(r.normal);
+            let p_local = pose.inverse_transform_point(r.point);
+            let reach = pts.iter().map(|v| n_local.dot(*v - p_local)).fold(f64::NEG_INFINITY, f64::max);
+            assert!(reach.abs() < at_start, "{shift} solid {solid}: {r:?}, {reach:e}");
+        }
+    }
+}

@@ -31,6 +31,7 @@ mod penetration_curved;
 mod polygon_search;
 mod properties;
 mod query_observed;
+mod ray_boundary_reference;
 mod regressions;
 mod rotating_casts;
 mod rotation_normalized;
