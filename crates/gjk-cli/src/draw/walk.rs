@@ -192,7 +192,14 @@ impl ShapeKind<DVec2> for Sketch<'_> {
 
     fn composite<C: Composite<DVec2>>(self, c: &C) -> SideView {
         let count = c.bvh().primitives().len();
-        let drawn = (0..count as u32).filter(|&i| (i as usize) < MAX_LEAVES || self.used.contains(&i));
+        // The leaves a run used, marked once: a walk of thousands of runs over a mesh of millions of leaves.
+        let mut used = vec![false; count];
+        for &i in self.used {
+            if let Some(u) = used.get_mut(i as usize) {
+                *u = true;
+            }
+        }
+        let drawn = (0..count as u32).filter(|&i| (i as usize) < MAX_LEAVES || used[i as usize]);
         let leaves = drawn
             .map(|i| {
                 let pose = c.leaf_pose(i).map_or(*self.pose, |p| self.pose.compose(p));
@@ -200,11 +207,14 @@ impl ShapeKind<DVec2> for Sketch<'_> {
             })
             .collect();
         let mut nodes: Vec<(u32, [P2; 4])> = Vec::new();
+        let mut seen = vec![false; c.bvh().nodes().len()];
         for &i in self.entered {
-            if nodes.iter().any(|(j, _)| *j == i) {
+            let (Some(node), Some(seen)) = (c.bvh().nodes().get(i as usize), seen.get_mut(i as usize)) else {
+                continue;
+            };
+            if std::mem::replace(seen, true) {
                 continue;
             }
-            let Some(node) = c.bvh().nodes().get(i as usize) else { continue };
             let (lo, hi) = (node.aabb.min, node.aabb.max);
             let corner = |x: f64, y: f64| {
                 let p = self.pose.transform_point(DVec2::new(x, y));
