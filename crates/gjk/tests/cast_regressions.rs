@@ -966,3 +966,70 @@ fn ray_from_a_2d_polygon_boundary_heading_in_hits_at_zero_fuzz_1_4505() {
         }
     }
 }
+
+/// Flat cones (half height 1e-3 down to 1e-16 of the radius: slopes k = r / 2h up to 1e16). The closed-form cast
+/// worked about the line's closest approach to the axis, which for a ray through a flat cone's plane lies far from
+/// the thin slab; there k²(h − y)² dwarfed the line's distance from the axis and rounded it away, so any ray
+/// crossing the plane "hit" (gjk-fuzz seed 3 case 4659: a disc of radius 1.2e-6 hit 0.33 from its centre; seed 2
+/// case 4387, seed 3 cases 1152 and 1710 the same). Rays crossing the base's plane inside the rim (by 1e-6 of the
+/// radius) must hit, within the slab and the rim; those crossing outside must miss.
+#[test]
+fn flat_cone_rays_hit_only_within_the_rim_fuzz_3_4659() {
+    let cone = Cone::new(4.683916169703092e-16, 1.210170118111031e-6).unwrap();
+    let at = pose([-0.47712346269398465, 0.3294793254915014, -0.22668971131808835], [0.0, 0.0, 0.0, 1.0]);
+    let (o, d) = (
+        DVec3::new(-1.4522777675363936, 1.745262549162921, -0.08042270660810072),
+        DVec3::new(16.119062744774705, -19.73355418317483, -5.93300681677939),
+    );
+    for solid in [false, true] {
+        let c = ray_cast(&cone, &at, o, d, 1742186.024687685, solid);
+        assert!(!c.hit, "a ray 0.33 from a disc of radius 1.2e-6 hits it: {c:?}");
+    }
+    let mut r = common::rng(4659);
+    let (mut hits, mut misses) = (0, 0);
+    for case in 0..2000 {
+        let radius = common::log_uniform(&mut r, 1e-6, 1e3);
+        let h = radius * common::log_uniform(&mut r, 1e-16, 1e-3);
+        let cone = Cone::new(h, radius).unwrap();
+        let pose = common::pose3(&mut r, 1.0);
+        // Where the ray crosses the base's plane: inside or outside the rim, by at least 1e-6 of the radius.
+        let inside = case % 2 == 0;
+        let rho = radius
+            * if inside { common::uniform(&mut r, 0.0, 1.0 - 1e-6) } else { common::uniform(&mut r, 1.0 + 1e-6, 3.0) };
+        let phi = common::angle(&mut r);
+        let cross = DVec3::new(rho * phi.cos(), -h, rho * phi.sin());
+        // From above or below, at least 30° from the plane.
+        let mut dir = common::unit3(&mut r);
+        dir.y = dir.y.signum() * dir.y.abs().max(0.5);
+        let dir = dir.normalize();
+        let origin = cross - dir * (2.0 * radius);
+        let (o, d) = (pose.transform_point(origin), pose.transform_vector(dir) * 3.0);
+        for solid in [false, true] {
+            let c = ray_cast(&cone, &pose, o, d, 10.0 * radius, solid);
+            let what =
+                format!("case {case}: cone ({h:e}, {radius:e}), crossing {rho:e} from the axis, solid {solid}: {c:?}");
+            assert_eq!(c.hit, inside, "{what}");
+            if c.hit {
+                let p = pose.inverse_transform_point(c.point);
+                let tol = 1e-9 * radius;
+                assert!(
+                    p.y.abs() <= h + tol && DVec3::new(p.x, 0.0, p.z).length() <= radius + tol,
+                    "{what}: hit point {p:?} off the cone"
+                );
+                // From above, the ray enters through the side, up to 2h higher than the base.
+                assert!(
+                    (c.toi * 3.0 - 2.0 * radius).abs() <= 1e-9 * radius + 2.0 * h / dir.y.abs(),
+                    "{what}: hit at {} along the ray, the plane is {:e} away",
+                    c.toi * 3.0,
+                    2.0 * radius
+                );
+            }
+        }
+        if inside {
+            hits += 1
+        } else {
+            misses += 1
+        }
+    }
+    assert!(hits >= 900 && misses >= 900);
+}
