@@ -12,10 +12,10 @@
 //! point c of A − B nearest q, and the direction n = (q − c) / |q − c| supports A − B at c: h(n) = n·c. The point c
 //! is within 2τ of the origin (the origin is in A − B, no farther from q than τ), so h(n) is at most 2τ, and far
 //! less where c is on a flat part through the origin (a cap, a cone's side line) — zero — or on a curved one —
-//! about τ²·curvature. Taking τ twice the support value along u puts q outside A − B whatever u is (beyond its
-//! supporting plane along u), and each round starts from the best direction so far with τ shrinking with its
-//! support value, which falls about quadratically round by round. Every direction tried is an upper bound on the
-//! depth by its own support value, so only the least of them is kept: the answer is never worse than EPA's.
+//! about τ²·curvature. Taking τ the support value along u plus a margin puts q outside A − B whatever u is (beyond
+//! its supporting plane along u, by the margin), and each round starts from the last direction with τ shrinking
+//! with its support value, which falls about quadratically round by round. Every direction tried is an upper bound
+//! on the depth by its own support value, so only the least of them is kept: the answer is never worse than EPA's.
 
 use crate::gjk::run::{initial_simplex, run, Outcome, Params};
 use crate::gjk::Pair;
