@@ -213,6 +213,8 @@ pub fn expand<V: Vector2>(
         iterations: bounds.iterations,
         status,
         error_bound,
+        lower,
+        scale: bounds.scale,
     })
 }
 

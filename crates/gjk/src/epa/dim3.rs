@@ -487,7 +487,8 @@ pub fn expand<V: Vector3>(
     let error_bound = (bounds.upper.max(depth) - nearest.d).max(V::Real::ZERO);
     let iterations = bounds.iterations;
     let (witness_a, witness_b) = (witness.a, witness.b);
-    Ok(Expansion { normal, depth, witness_a, witness_b, iterations, status, error_bound })
+    let (lower, scale) = (nearest.d, bounds.scale);
+    Ok(Expansion { normal, depth, witness_a, witness_b, iterations, status, error_bound, lower, scale })
 }
 
 /// Most faces [`least_support`] tries (one support call each).

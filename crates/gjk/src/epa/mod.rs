@@ -10,10 +10,11 @@ pub mod dim3;
 mod dimension;
 mod refine;
 mod relation;
+mod supporting;
 
 pub use relation::Relation;
 
-use crate::gjk::run::{Outcome, Params};
+use crate::gjk::run::{stall_rounding, Outcome, Params};
 use crate::gjk::{DiffVertex, DistanceOptions, Pair, Status};
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
@@ -37,6 +38,10 @@ pub struct Expansion<V: Vector> {
     pub status: Status,
     /// Upper minus lower bound on the depth.
     pub error_bound: V::Real,
+    /// The lower bound on the depth (the nearest face's distance).
+    pub lower: V::Real,
+    /// The largest coordinate of A − B's points met: the scale of the rounding.
+    pub scale: V::Real,
 }
 
 /// A − B has no volume around the origin (flat or needle-like shapes touching): zero depth along `normal`.
@@ -281,15 +286,16 @@ where
         })
     };
     let report: Report<'_, V> = if O::ENABLED { Some(&mut relay) } else { None };
-    let (normal, depth, wa, wb, iterations, status, error_bound) =
-        match dimension::expand(simplex, &mut support, options.max_iterations, options.tolerance, report, curved) {
-            Ok(e) => (e.normal, e.depth, e.witness_a, e.witness_b, e.iterations, e.status, e.error_bound),
-            Err(flat) => {
-                // A − B is flat here: zero depth, and either normal is valid; take the one from A toward B.
-                let n = if flat.normal.dot(center) > V::Real::ZERO { -flat.normal } else { flat.normal };
-                (n, V::Real::ZERO, flat.witness.a, flat.witness.b, 0, Status::Converged, V::Real::ZERO)
-            }
-        };
+    let expansion = dimension::expand(simplex, &mut support, options.max_iterations, options.tolerance, report, curved);
+    let (mut normal, depth, wa, wb, iterations, mut status, mut error_bound, lower, scale) = match expansion {
+        Ok(e) => (e.normal, e.depth, e.witness_a, e.witness_b, e.iterations, e.status, e.error_bound, e.lower, e.scale),
+        Err(flat) => {
+            // A − B is flat here: zero depth, and either normal is valid; take the one from A toward B.
+            let n = if flat.normal.dot(center) > V::Real::ZERO { -flat.normal } else { flat.normal };
+            let zero = V::Real::ZERO;
+            (n, zero, flat.witness.a, flat.witness.b, 0, Status::Converged, zero, zero, zero)
+        }
+    };
     // EPA's depth is at least zero when the origin is inside its polytope; a negative one (shapes overlapping by
     // less than rounding) is reported as touching, with the two witnesses met in the middle.
     let (depth, wa, wb) = if depth < V::Real::ZERO {
@@ -298,6 +304,21 @@ where
     } else {
         (depth, wa, wb)
     };
+    // Touching, with a normal EPA could not prove supporting (the origin on a kink of A − B): a proximal normal
+    // (see `supporting`).
+    let rounding = stall_rounding(scale);
+    if depth <= rounding && error_bound > rounding {
+        let h = normal.dot(pair.support(normal).w);
+        let params = Params::new(options, V::Real::ZERO, None);
+        let (n, h) = supporting::normal(pair, (normal, h), lower + rounding, scale, &params);
+        let bound = (h.max(depth) - lower).max(V::Real::ZERO);
+        if bound < error_bound {
+            (normal, error_bound) = (n, bound);
+            if bound <= rounding {
+                status = Status::Converged;
+            }
+        }
+    }
     let depth = depth + ra + rb;
     Penetration {
         intersecting: true,
