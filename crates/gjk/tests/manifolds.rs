@@ -208,7 +208,7 @@ fn swapping_shapes_flips_the_normal_and_keeps_depths() {
     }
 }
 
-/// How far `p` lies outside the posed shape, as seen from `dirs` (a lower bound on its distance to the shape).
+/// How far `p` lies outside the posed shape (its radius included), as seen from `dirs` (a lower bound on its distance to the shape).
 fn outside_by<S: gjk::shape::SupportMap<V> + ?Sized, V: gjk::math::Vector<Real = f64>>(
     s: &S,
     pose: &Iso<V>,
@@ -217,7 +217,7 @@ fn outside_by<S: gjk::shape::SupportMap<V> + ?Sized, V: gjk::math::Vector<Real =
 ) -> f64 {
     dirs.iter()
         .map(|&d| {
-            let top = pose.transform_point(s.support(pose.inverse_transform_vector(d)));
+            let top = pose.transform_point(gjk::shape::support_full(s, pose.inverse_transform_vector(d)));
             d.dot(p) - d.dot(top)
         })
         .fold(0.0, f64::max)
@@ -326,5 +326,52 @@ fn point_and_thin_polygon_in_2d_keep_the_manifold_convention() {
         let c = DVec2::new(0.378, 0.535);
         let (pa, pb) = (Iso::new(Rot2::from_angle(0.0), c), Iso::new(Rot2::from_angle(-1.372 + 0.08 * k as f64), c));
         assert!(check_convention(&bx, &pa, &thin, &pb, &dirs, 1.0, &format!("thin rectangle through a box, turn {k}")));
+    }
+}
+
+/// A capsule (or a segment: radius 0) standing inside a box, its axis along the box's axis at one centre: the
+/// normal runs along the core, so the core's segment is no reference face — its part across the normal is rounding
+/// noise. It was taken as one (the noise normalised to a unit "face normal" at a random tilt) and the box's face
+/// clipped against it: gjk-fuzz seed 1 case 2355 (2D, radius 0, contact point_a 1.8 off the segment) and case 3608
+/// (2D, radius 0.24, 1e4 from the origin, 1.7e3 off). Both ends of the core are contacts, on their shapes, in 2D
+/// and 3D, in both orders, at turns and offsets where the rounding differs.
+#[test]
+fn capsule_standing_inside_a_box_at_one_centre_fuzz_1_2355() {
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+    let mut rng = SmallRng::seed_from_u64(2355);
+    let dirs2: Vec<DVec2> =
+        (0..4000).map(|i| i as f64 * std::f64::consts::TAU / 4000.0).map(|a| DVec2::new(a.cos(), a.sin())).collect();
+    let dirs3 = sphere_dirs(4000);
+    let capsule = Capsule::new(0.233800898916966, 0.0).unwrap();
+    let bx = Cuboid::new(DVec2::new(1.9234120385957225, 1.2574093368870651)).unwrap();
+    let seen = Iso::new(Rot2::from_angle(2.1307757466122554), DVec2::new(-0.2757938184042219, -0.3172644249315));
+    let m = contact_manifold(&capsule, &seen, &bx, &seen, 0.12452815917776541);
+    assert_eq!(m.len, 2, "both ends of the core: {m:?}");
+    assert!(check_convention(&capsule, &seen, &bx, &seen, &dirs2, 2.0, "fuzz 1 case 2355"));
+    for case in 0..200 {
+        let far = [0.0, 1.0, 1e4][case % 3];
+        let (hh, r) = (rng.gen_range(0.05..0.5), [0.0, rng.gen_range(0.0..0.3)][case / 3 % 2]);
+        let (capsule, size) = (Capsule::new(hh, r).unwrap(), 2.0 + far * 1e-4);
+        let at = DVec2::new(rng.gen_range(-far..=far), rng.gen_range(-far..=far));
+        let pose = Iso::new(Rot2::from_angle(rng.gen_range(0.0..std::f64::consts::TAU)), at);
+        let bx = Cuboid::new(DVec2::new(rng.gen_range(0.6..2.0), rng.gen_range(0.6..2.0))).unwrap();
+        let what = format!("2D case {case}");
+        assert!(check_convention(&capsule, &pose, &bx, &pose, &dirs2, size, &what));
+        assert!(check_convention(&bx, &pose, &capsule, &pose, &dirs2, size, &format!("{what}, swapped")));
+        let h = DVec3::new(rng.gen_range(0.6..2.0), rng.gen_range(0.6..2.0), rng.gen_range(0.6..2.0));
+        let at = DVec3::new(rng.gen_range(-far..=far), rng.gen_range(-far..=far), rng.gen_range(-far..=far));
+        let q = DQuat::from_scaled_axis(DVec3::new(rng.gen_range(-2.0..2.0), rng.gen_range(-2.0..2.0), 0.0));
+        let pose = Iso::new(q, at);
+        let what = format!("3D case {case}");
+        assert!(check_convention(&capsule, &pose, &Cuboid::new(h).unwrap(), &pose, &dirs3, size, &what));
+        assert!(check_convention(
+            &Cuboid::new(h).unwrap(),
+            &pose,
+            &capsule,
+            &pose,
+            &dirs3,
+            size,
+            &format!("{what}, swapped")
+        ));
     }
 }

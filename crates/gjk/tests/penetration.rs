@@ -2203,3 +2203,43 @@ fn capsule_core_inside_a_long_box_far_off_is_as_deep_as_the_box_allows() {
         failures[..failures.len().min(6)].join("\n")
     );
 }
+
+/// Two equal thin boxes at one centre (gjk-fuzz seed 3 case 385: 2D, 0.0594 × 1.73e-7, turned 0.81 rad). The depth
+/// 2t was right, but EPA stopped on a chord of A − B — from a long side's midpoint, a support point tied between
+/// two corners, to the far corner — because the least support value, met along another direction, already equalled
+/// the chord's distance. Its normal was the chord's, 2.9e-6 rad (3D: 6.5e-6) off the thin axis, and along it the
+/// supporting planes were 2t apart more than the depth. The normal must be the thin axis and realise the depth, in
+/// 2D and 3D, at thicknesses from 1e-3 to 1e-9 of the length, turned or not, near the origin and 1e4 from it.
+#[test]
+fn equal_thin_boxes_at_one_centre_part_along_the_thin_axis_fuzz_3_385() {
+    fn h<V: Vector<Real = f64>>(s: &dyn SupportMap<V>, pose: &Iso<V>, n: V) -> f64 {
+        pose.transform_point(s.support(pose.inverse_transform_vector(n))).dot(n)
+    }
+    let long = 0.05940854197566036;
+    for t in [1.730005140516927e-7, 1e-3 * long, 1e-6 * long, 1e-9 * long] {
+        for (turn, at) in [(0.8092097726893166, 0.0), (0.0, 0.0), (0.3, 1e4), (2.5, 1e4)] {
+            let centre2 = DVec2::new(0.3392858004793542, 0.6353086790281743) + DVec2::splat(at);
+            let pose2 = Iso::new(Rot2::from_angle(turn), centre2);
+            let box2 = Cuboid::new(DVec2::new(long, t)).unwrap();
+            let p = penetration(&box2, &pose2, &box2, &pose2);
+            let axis = DVec2::new(-turn.sin(), turn.cos());
+            let along = h(&box2, &pose2, p.normal) + h(&box2, &pose2, -p.normal);
+            let what = format!("2D, t {t:e}, turn {turn}, at {at:e}: {p:?}");
+            // 1e4 from the origin the poses' coordinates carry 1e4·ε of rounding.
+            let tol = 1e-9 * long + 1e4 * f64::EPSILON * at.max(1.0);
+            assert!((p.depth - 2.0 * t).abs() <= tol, "{what}");
+            assert!((along - p.depth).abs() <= tol, "{what}: along the normal the planes are {along:e} apart");
+            assert!(p.normal.perp_dot(axis).abs() <= 1e-9, "{what}: normal off the thin axis");
+
+            let q = DQuat::from_rotation_z(turn) * DQuat::from_rotation_x(0.2 * turn);
+            let pose3 = Iso::new(q, centre2.extend(0.1 + at));
+            let box3 = Cuboid::new(DVec3::new(long, t, 0.5 * long)).unwrap();
+            let p = penetration(&box3, &pose3, &box3, &pose3);
+            let along = h(&box3, &pose3, p.normal) + h(&box3, &pose3, -p.normal);
+            let what = format!("3D, t {t:e}, turn {turn}, at {at:e}: {p:?}");
+            assert!((p.depth - 2.0 * t).abs() <= tol, "{what}");
+            assert!((along - p.depth).abs() <= tol, "{what}: along the normal the planes are {along:e} apart");
+            assert!(p.normal.cross(q * DVec3::Y).length() <= 1e-9, "{what}: normal off the thin axis");
+        }
+    }
+}

@@ -605,6 +605,7 @@ fn iterate<V: Vector3>(
     eps: V::Real,
     report: &mut Report<'_, V>,
 ) -> Status {
+    let curved = refinement.is_some();
     let mut resume = |poly: &mut Polytope<V>, bounds: &mut Bounds<V>, support: &mut dyn FnMut(V) -> DiffVertex<V>| {
         refinement.as_mut().is_some_and(|r| r.resume(poly, support, bounds, rel_tol, eps))
     };
@@ -626,7 +627,10 @@ fn iterate<V: Vector3>(
         bounds.scale = bounds.scale.max(w.w.max_abs());
         let noise = V::Real::from_f64(8.0) * V::Real::EPSILON * bounds.scale;
         let upper = bounds.upper;
-        let met = upper - best.d <= rel_tol * best.d.abs() + noise;
+        // The bounds meet and, on a polytope, the nearest face is a face of A − B (no support point in front of
+        // it): its normal is the answer's, not only its distance (see `dim2`; gjk-fuzz seed 3 case 385).
+        let face = curved || best.n.dot(w.w) - best.d <= rel_tol * best.d.abs() + noise;
+        let met = upper - best.d <= rel_tol * best.d.abs() + noise && face;
         // The faces before this iteration, kept for the observer only (expanding replaces some of them).
         let observed = report.is_some().then(|| poly.face_indices(nearest));
         let nv = poly.verts.len();

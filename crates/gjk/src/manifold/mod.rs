@@ -281,7 +281,15 @@ impl<'f, V: Vector> Reference<'f, V> {
             if !(ee > V::Real::ZERO) {
                 return None;
             }
-            (toward - e * (toward.dot(e) / ee)).normalize_or_zero()
+            // The part of `toward` across the edge: its length is the cosine between `toward` (a unit vector) and
+            // the plane's normal. Judged on that length, not on the normalised vector's dot product, which is 1 even
+            // when the part is rounding noise: an edge along `toward` (a capsule standing on a face, gjk-fuzz seed
+            // 1 case 2355) would otherwise pass as a reference facing it, its "plane" at a random tilt.
+            let across = toward - e * (toward.dot(e) / ee);
+            if !(across.length() >= V::Real::from_f64(MIN_COS)) {
+                return None;
+            }
+            across.normalize_or_zero()
         } else if k >= 3 {
             // Three corners spread around the face: adjacent ones on a fine rim are nearly collinear.
             let normal = facet_normal(&[pts[0], pts[k / 3], pts[2 * k / 3]])?.normalize_or_zero();
