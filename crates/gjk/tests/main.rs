@@ -35,6 +35,7 @@ mod ray_boundary_reference;
 mod regressions;
 mod rotating_casts;
 mod rotation_normalized;
+mod triangle_contacts;
 mod witness_simplex;
 
 /// With `autotests = false` a new file in tests/ would compile into nothing and its tests would never run: every

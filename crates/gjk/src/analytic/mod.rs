@@ -19,6 +19,7 @@
 
 mod depth;
 mod point;
+pub(crate) mod triangle;
 
 use crate::epa::Penetration;
 use crate::gjk::run::{touch_distance, Outcome, Params, PointRun};

@@ -217,6 +217,9 @@ impl<V: Vector> Composite<V> for HeightField<V> {
     fn leaf(&self, id: u32) -> Facet<V> {
         self.triangle(id)
     }
+    fn leaf_triangle(&self, id: u32) -> Option<[V; 3]> {
+        (V::DIM == 3).then(|| self.triangle(id).corners)
+    }
     fn leaf_ray_cast(&self, id: u32, origin: V, dir: V, max_t: V::Real) -> Option<(V::Real, V)> {
         self.triangle(id).ray_cast(origin, dir, max_t)
     }

@@ -77,6 +77,14 @@ pub trait Composite<V: Vector> {
         }
     }
 
+    /// Leaf `id`'s corners (shape frame) when it is a triangle in 3D: the contact and penetration queries then
+    /// answer a box or a capsule against it in closed form instead of GJK and EPA. `None` (the default) otherwise.
+    #[inline]
+    fn leaf_triangle(&self, id: u32) -> Option<[V; 3]> {
+        let _ = id;
+        None
+    }
+
     /// For a one-sided leaf (a facet of a solid mesh or of a height field), its unit outward normal (shape frame):
     /// a contact on it pushes only outward. `None` (the default) for leaves with volume or two-sided facets.
     fn outward(&self, id: u32) -> Option<V> {

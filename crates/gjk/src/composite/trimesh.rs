@@ -293,6 +293,9 @@ impl<V: Vector> Composite<V> for TriMesh<V> {
     fn leaf(&self, id: u32) -> Facet<V> {
         self.facet(id)
     }
+    fn leaf_triangle(&self, id: u32) -> Option<[V; 3]> {
+        (V::DIM == 3).then(|| self.facet(id).corners)
+    }
     fn leaf_ray_cast(&self, id: u32, origin: V, dir: V, max_t: V::Real) -> Option<(V::Real, V)> {
         self.facet(id).ray_cast(origin, dir, max_t)
     }

@@ -10,6 +10,7 @@ use super::dispatch::{pair, PairQuery, Shape};
 use super::distance::{half_space_half_space, Distance, DistanceQuery};
 use super::observe::{LeafRun, Shared, Side, WalkObserver};
 use super::{box_above_plane, box_in, leaf_world, plane_in, positive, worse};
+use crate::analytic::triangle::{triangle_penetration, TriangleContact};
 use crate::bvh::RelativeBoxes;
 use crate::composite::{Composite, HalfSpace};
 use crate::epa;
@@ -115,7 +116,17 @@ where
     // contact on the facet's interior has it already; on a ridge or corner, all inactive, it is replaced), so EPA
     // is not run. Callgrind, a box resting on the monastery: EPA was 46 % of the contact query.
     let flat = c.flat_leaf(id);
-    let mut p = epa::penetration_within(&leaf, &lw, b, pb, &options, flat.is_none(), &mut ())?;
+    // A box or a capsule on a mesh triangle: the closed form (see `analytic::triangle`) gives what GJK and EPA
+    // would, without their loops.
+    let closed = match c.leaf_triangle(id) {
+        Some(t) => triangle_penetration(t.map(|q| pc.transform_point(q)), b, pb, max_distance),
+        None => TriangleContact::General,
+    };
+    let mut p = match closed {
+        TriangleContact::Answer(p) => p,
+        TriangleContact::Farther => return None,
+        TriangleContact::General => epa::penetration_within(&leaf, &lw, b, pb, &options, flat.is_none(), &mut ())?,
+    };
     // Only an overlap can be a ghost: a shape apart from the leaf has its true closest-point normal, and measuring
     // along the face instead would invent a depth (a shape resting on the neighbouring coplanar triangle is
     // "below" this one's plane).
