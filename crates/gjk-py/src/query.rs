@@ -280,9 +280,10 @@ impl DistanceResult {
 /// `max_iterations` and `tolerance` apply to two convex shapes; with a composite (TriMesh, Compound,
 /// HeightField) or a HalfSpace only their defaults are accepted.
 ///
-/// `simplices=True` (two convex shapes) adds `simplex_a` and `simplex_b`: for each shape, a WitnessSimplex of the
-/// points whose weighted sum is its core's closest point (`indices` into the shape as its constructor took it,
-/// `points` in the world, `weights`); the rest of the answer is the same, bit for bit.
+/// `simplices=True` adds `simplex_a` and `simplex_b`: for each shape, a WitnessSimplex of the points whose
+/// weighted sum is its core's closest point (`indices` into the shape as its constructor took it, `points` in the
+/// world, `weights`); with a composite, those of the leaf pair `part_a`, `part_b` (a TriMesh's vertices, a
+/// HeightField's samples, a Compound part's own points). The rest of the answer is the same, bit for bit.
 ///
 /// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
 /// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
@@ -308,7 +309,7 @@ pub fn distance(
         let o = options(max_iterations, tolerance, max_distance)?;
         answer::check_options(sa, sb, &o).map_err(PyValueError::new_err)?;
         if simplices {
-            let (d, sa, sb) = simplices::convex_pair::<V>(py, (&a, &pa), (&b, &pb), &o)?;
+            let (d, sa, sb) = simplices::pair::<V>(py, (&a, sa, &pa), (&b, sb, &pb), &o)?;
             return DistanceResult::new(py, &d, Some((sa, sb)));
         }
         DistanceResult::new(py, &answer::distance(sa, &pa, sb, &pb, &o), None)

@@ -8,10 +8,13 @@
 //! triangle is one of its vertices, so each point is matched back to the shape's vertices in the shape's own
 //! frame. A point that is not a vertex (on a curved surface, a Minkowski sum's) keeps the index `None`, except the
 //! one closed-form point a box or a segment core gives against a point core, written as the corners (ends) whose
-//! weighted sum it is. In ℝⁿ (`gjk::nd`) the library names the points itself: the rows of the point sets.
+//! weighted sum it is. A pair with a composite gives the simplices of the leaf pair behind its answer ([`pair`]).
+//! In ℝⁿ (`gjk::nd`) the library names the points itself: the rows of the point sets.
 
+use gjk::composite::Facet;
 use gjk::math::{Iso, Real, VecN};
 use gjk::nd::{self, PointSet};
+use gjk::shape::SupportMap;
 use gjk::{Distance, DistanceOptions, Witnesses};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -20,7 +23,7 @@ use pyo3::prelude::*;
 use crate::answer::Gap;
 use crate::pose::{coords, vector};
 use crate::shape::{numbers, Shape};
-use crate::space::Space;
+use crate::space::{Body, Convex, Space};
 
 /// One shape's witness simplex: `indices` into the shape's points (None where a point is not one of them),
 /// `points` (world, [k, dim]) and `weights` ([k], positive, summing to one).
@@ -263,7 +266,7 @@ fn side<V: Space>(
 /// The distance of two convex shapes with both witness simplices: the answer of `answer::distance` (the same bits:
 /// the library's `distance_with_witnesses` runs the path of `distance_with` without a warm start), and the points
 /// of each shape named as its constructor took them.
-pub fn convex_pair<V: Space>(
+fn convex_pair<V: Space>(
     py: Python<'_>,
     (a, pa): (&Shape, &Iso<V>),
     (b, pb): (&Shape, &Iso<V>),
@@ -280,6 +283,126 @@ pub fn convex_pair<V: Space>(
     let sa = side(py, &Vertices::of(py, a)?, pa, &w.points_a[..len], &s.weights[..len], scale)?;
     let sb = side(py, &Vertices::of(py, b)?, pb, &w.points_b[..len], &s.weights[..len], scale)?;
     Ok((Gap::of_convex(&d), sa, sb))
+}
+
+/// The distance of any two bodies with both witness simplices. Two convex shapes: [`convex_pair`]. A pair with a
+/// composite or a half-space: the answer of `answer::distance` (the library's `gjk::query`, which names the leaves
+/// `part_a` / `part_b`), and the simplices of the leaf pair that gave it, from GJK run again on those two leaves
+/// alone, their points named as the composite numbers its points (the CLI's rule): a TriMesh's `vertices`, a
+/// HeightField's samples row by row, a Compound part's own points. When a side has no leaf (a HalfSpace) or the
+/// leaves do not meet where the answer says the shapes do (a shape inside a solid mesh that no leaf touches), each
+/// side is the one point the answer gives, its core's, named where it is one of the shape's points.
+pub fn pair<V: Space>(
+    py: Python<'_>,
+    (a, body_a, pa): (&Shape, &Body<V>, &Iso<V>),
+    (b, body_b, pb): (&Shape, &Body<V>, &Iso<V>),
+    o: &DistanceOptions<V::Real>,
+) -> PyResult<(Gap<V>, WitnessSimplex, WitnessSimplex)> {
+    if body_a.convex().is_some() && body_b.convex().is_some() {
+        return convex_pair(py, (a, pa), (b, pb), o);
+    }
+    let d = crate::answer::distance(body_a, pa, body_b, pb, o);
+    let la = Leaf::of(py, a, body_a, pa, d.part_a)?;
+    let lb = Leaf::of(py, b, body_b, pb, d.part_b)?;
+    let scale = pa.translation.max_abs().max(pb.translation.max_abs());
+    if let (Some(x), Some(y)) = (la.shape(), lb.shape()) {
+        let (run, w) = gjk::distance_with_witnesses(x, &la.pose, y, &lb.pose, &DistanceOptions::default());
+        // The leaves alone tell the answer's story unless the answer is an overlap their run does not see.
+        if run.intersecting == d.intersecting {
+            let len = run.simplex.len.min(w.len).min(V::DIM + 1);
+            let weights = &run.simplex.weights[..len];
+            let sa = side(py, &la.vertices, &la.pose, &w.points_a[..len], weights, scale)?;
+            let sb = side(py, &lb.vertices, &lb.pose, &w.points_b[..len], weights, scale)?;
+            return Ok((d, sa, sb));
+        }
+    }
+    // The answer's points are on the shapes, radii included; their cores' points lie a radius back along the
+    // normal (A's behind it, B's ahead of it).
+    let one = [V::Real::ONE];
+    let core_a = d.point_a - d.normal * la.radius();
+    let core_b = d.point_b + d.normal * lb.radius();
+    let sa = side(py, &la.vertices, &la.pose, &[core_a], &one, scale)?;
+    let sb = side(py, &lb.vertices, &lb.pose, &[core_b], &one, scale)?;
+    Ok((d, sa, sb))
+}
+
+/// One side's leaf: the convex shape GJK runs on, where it sits, and the points its simplex's indices name.
+struct Leaf<V: Space> {
+    shape: Option<LeafShape<V>>,
+    pose: Iso<V>,
+    vertices: Vertices<V>,
+}
+
+enum LeafShape<V: Space> {
+    /// A mesh's triangle (segment in 2D) or a height field's, in the composite's frame.
+    Facet(Facet<V>),
+    /// A convex shape, or a compound's part.
+    Convex(Convex<V>),
+}
+
+impl<V: Space> Leaf<V> {
+    /// Leaf `part` of the body `body` (the Python shape `shape`) at `pose`.
+    fn of(py: Python<'_>, shape: &Shape, body: &Body<V>, pose: &Iso<V>, part: Option<u32>) -> PyResult<Self> {
+        let pose = *pose;
+        Ok(match body {
+            Body::Convex(s) => {
+                Leaf { shape: Some(LeafShape::Convex(s.clone())), pose, vertices: Vertices::of(py, shape)? }
+            }
+            Body::HalfSpace(_) => Leaf { shape: None, pose, vertices: Vertices::None },
+            Body::Mesh(m) => Leaf {
+                shape: part.map(|i| LeafShape::Facet(m.facet(i))),
+                pose,
+                vertices: Vertices::List(m.vertices().to_vec()),
+            },
+            Body::HeightField(h) => {
+                // Sample (r, c) of the grid [rows, cols] sits at (c · dx, height, r · dz), numbered r · cols + c;
+                // sample i of a 2D profile at (i · dx, height).
+                let heights = py.import("numpy")?.getattr("asarray")?.call1((
+                    shape.param(py, "heights").ok_or_else(|| PyValueError::new_err("no heights"))?,
+                    "float64",
+                ))?;
+                let heights = heights.cast_into::<PyArrayDyn<f64>>().map_err(PyErr::from)?;
+                let cols = *heights.shape().last().unwrap_or(&0);
+                let (dx, dz): (f64, f64) = (
+                    shape.param(py, "dx").map_or(Ok(1.0), |x| x.extract())?,
+                    shape.param(py, "dz").map_or(Ok(1.0), |x| x.extract())?,
+                );
+                let flat: Vec<f64> = heights.readonly().as_array().iter().copied().collect();
+                let samples = flat
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &y)| {
+                        let (r, c) = (i / cols.max(1), i % cols.max(1));
+                        let at = [c as f64 * dx, y, r as f64 * dz];
+                        V::from_fn(|k| V::Scalar::from_f64(at[k]))
+                    })
+                    .collect();
+                Leaf { shape: part.map(|i| LeafShape::Facet(h.triangle(i))), pose, vertices: Vertices::List(samples) }
+            }
+            Body::Compound(c) => {
+                let Some((i, (s, part_pose))) = part.and_then(|i| Some((i as usize, c.parts().get(i as usize)?)))
+                else {
+                    return Ok(Leaf { shape: None, pose, vertices: Vertices::None });
+                };
+                let parts = shape.param(py, "parts").ok_or_else(|| PyValueError::new_err("no parts"))?;
+                let part_shape = parts.get_item(i)?;
+                let vertices = Vertices::of(py, part_shape.cast::<Shape>()?.get())?;
+                Leaf { shape: Some(LeafShape::Convex(s.clone())), pose: pose.compose(part_pose), vertices }
+            }
+        })
+    }
+
+    fn shape(&self) -> Option<&dyn SupportMap<V>> {
+        match &self.shape {
+            Some(LeafShape::Facet(f)) => Some(f),
+            Some(LeafShape::Convex(s)) => Some(s.as_ref()),
+            None => None,
+        }
+    }
+
+    fn radius(&self) -> V::Real {
+        self.shape().map_or(V::Real::ZERO, |s| s.radius())
+    }
 }
 
 /// The largest dimension `distance_nd` takes.

@@ -160,11 +160,80 @@ def test_float32_shapes_answer_in_float32():
     assert sorted(d.simplex_b.indices) == [0, 2]  # the box's face x = −0.5: corners (−, −) and (−, +)
 
 
-def test_simplices_need_two_convex_shapes():
-    mesh = gjk.TriMesh(np.array([[0, 0, 0], [1, 0, 0], [0, 1, 0]], float), np.array([[0, 1, 2]]))
-    with pytest.raises(ValueError, match="simplices"):
-        gjk.distance(mesh, None, gjk.Sphere(0.1), ([0, 0, 3], None), simplices=True)
-    assert gjk.distance(mesh, None, gjk.Sphere(0.1), ([0, 0, 3], None)).simplex_a is None
+def random_composite(rng, dim, kind):
+    """A composite, and for the brute force its leaves as convex shapes with their points as the composite's
+    simplex indices number them (local to the composite's frame): [(leaf shape, {index: local point})]."""
+    if kind == "mesh":
+        verts = rng.normal(size=(10, dim)) * 1.5
+        faces = np.array([[i, (i + 1) % 10, (i + 4) % 10][:dim] for i in range(8)])
+        leaves = [((gjk.Triangle(*verts[f]) if dim == 3 else gjk.Segment(*verts[f])), {int(i): verts[i] for i in f})
+                  for f in faces]
+        return gjk.TriMesh(verts, faces), leaves
+    parts, poses, leaves = [], [], []
+    for j in range(4):
+        shape, pts, _ = random_shape(rng, dim, ["hull", "box", "segment", "triangle"][j])
+        pose = random_pose(rng, dim, 1.5, 0.0)
+        parts.append(shape)
+        poses.append(pose)
+        leaves.append((gjk.Posed(shape, pose), {i: place(pose, p, dim) for i, p in enumerate(pts)}))
+    return gjk.Compound(parts, poses=poses), leaves
+
+
+@pytest.mark.parametrize("dim", [2, 3])
+def test_composite_simplices_come_from_the_leaf_that_realises_the_minimum_over_leaves(rng, dim):
+    """A TriMesh's or Compound's distance is the minimum over its leaves, each run as a convex shape of its own
+    (a Triangle or Segment of the mesh's vertices; a part Posed at its pose); the named leaf realises it, and the
+    composite's simplex names that leaf's points — a mesh's vertex indices, a part's own points — placed by the
+    poses, reproducing the answer's point to 1e-12 of the scale; the convex side's as for two convex shapes."""
+    apart = 0
+    for k in range(120):
+        composite, leaves = random_composite(rng, dim, ["mesh", "compound"][k % 2])
+        other, pts_o, ro = random_shape(rng, dim, ["hull", "sphere", "box"][k % 3])
+        offset = [0.0, 1e4][k % 5 == 4]
+        pc, po = random_pose(rng, dim, 0.5, offset), random_pose(rng, dim, 3.0, offset)
+        swap = k % 4 >= 2
+        args = (other, po, composite, pc) if swap else (composite, pc, other, po)
+        d = gjk.distance(*args, simplices=True)
+        plain = gjk.distance(*args)
+        ctx = (k, swap, d)
+        assert d.distance == plain.distance and np.array_equal(d.point_a, plain.point_a), ctx
+        brute = [gjk.distance(*((other, po, leaf, pc) if swap else (leaf, pc, other, po))) for leaf, _ in leaves]
+        scale = 1.0 + np.abs(pc[:dim]).max() + np.abs(po[:dim]).max()
+        least = min(b.distance for b in brute)
+        assert abs(d.distance - least) <= 1e-12 * scale, (ctx, least)
+        part = d.part_b if swap else d.part_a
+        assert abs(brute[part].distance - least) <= 1e-12 * scale, (ctx, part)
+        (cs, ops) = (d.simplex_b, d.simplex_a) if swap else (d.simplex_a, d.simplex_b)
+        (cpoint, opoint) = (d.point_b, d.point_a) if swap else (d.point_a, d.point_b)
+        sign = 1.0 if swap else -1.0
+        check_side(ops, pts_o, po, dim, opoint - sign * ro * d.normal, scale, ctx)
+        if d.intersecting:
+            continue
+        apart += 1
+        named = leaves[part][1]
+        assert np.all(cs.weights > 0) and abs(cs.weights.sum() - 1) <= 1e-14, ctx
+        assert np.linalg.norm(cs.weights @ cs.points - cpoint) <= 1e-12 * scale, ctx
+        for i, p in zip(cs.indices, cs.points):
+            assert i in named, (ctx, i, list(named))
+            assert np.linalg.norm(place(pc, named[i], dim) - p) <= 1e-12 * scale, (ctx, i)
+    assert apart >= 60, apart
+
+
+def test_height_fields_name_their_samples_and_half_spaces_none():
+    heights = np.array([[0.0, 0.1, 0.3], [0.2, 0.5, 0.1], [0.0, 0.4, 0.2]])
+    field = gjk.HeightField(heights, dx=0.5, dz=0.5)
+    d = gjk.distance(field, None, gjk.Sphere(0.1), ([0.5, 2.0, 0.5], None), simplices=True)
+    # The highest sample (row 1, column 1) at (0.5, 0.5, 0.5) is nearest the ball above it: sample 1 · 3 + 1.
+    assert d.part_a is not None and d.simplex_a.indices == [4], d
+    assert np.array_equal(d.simplex_a.points, [[0.5, 0.5, 0.5]]) and abs(d.distance - 1.4) < 1e-12
+    profile = gjk.HeightField([0.0, 1.0, 0.0], dx=1.0)
+    e = gjk.distance(gjk.Circle(0.25), ([1.0, 3.0], None), profile, ([0.0, 0.0], None), simplices=True)
+    assert e.simplex_b.indices == [1] and e.simplex_a.indices == [0] and abs(e.distance - 1.75) < 1e-12
+    floor = gjk.HalfSpace([0.0, 0.0, 1.0])
+    h = gjk.distance(floor, None, gjk.Box([0.5, 0.5, 0.5]), ([0, 0, 2.0], None), simplices=True)
+    assert h.simplex_a.indices == [None] and abs(h.distance - 1.5) < 1e-12
+    assert len(h.simplex_b) <= 4 and all(i is not None for i in h.simplex_b.indices)
+    assert np.allclose(h.simplex_b.weights @ h.simplex_b.points, h.point_b, atol=1e-12)
 
 
 # ---------------------------------------------------------------------------------------------------------------- ℝⁿ

@@ -12,7 +12,7 @@ met, ``part_a`` / ``part_b``)::
     distance, intersects, penetration, contact_manifold, ray_cast, shape_cast, time_of_impact,
     project_point, contains_point
 
-Witness simplices: ``distance(..., simplices=True)`` on two convex shapes adds ``simplex_a`` / ``simplex_b``
+Witness simplices: ``distance(..., simplices=True)`` adds ``simplex_a`` / ``simplex_b``
 (``WitnessSimplex``: ``indices`` into each shape, ``points``, ``weights``); ``distance_nd(a, b)`` is the distance of
 the hulls of two point sets of ℝⁿ (numpy arrays [m, n], n ≤ 64), always with both simplices.
 

@@ -201,8 +201,9 @@ class WitnessSimplex:
     """Each point's index in the shape as its constructor took it (a ConvexHull's row of `points`; a Box's corner i,
     coordinate k at +half_extents[k] when bit k of i is set; a Segment's end 0 = a, 1 = b; a Triangle's 0, 1, 2; a
     Capsule's ends 0 at −half_height, 1 at +half_height; 0 for a Point or a ball's centre; a Rounded or Posed
-    shape numbers as its inner shape; a row of the point set in `distance_nd`), or None where the point is not one
-    of the shape's own (a curved surface, a MinkowskiSum)."""
+    shape numbers as its inner shape; a TriMesh's vertex; a HeightField's sample, r · cols + c; a Compound part's
+    own point, numbered as the part's shape; a row of the point set in `distance_nd`), or None where the point is
+    not one of the shape's own (a curved surface, a MinkowskiSum, a HalfSpace)."""
     points: np.ndarray
     """[k, dim] points, world frame (the indexed input points placed by the pose), in the shapes' dtype."""
     weights: np.ndarray
@@ -298,8 +299,8 @@ def distance(
     tolerance: Optional[float] = None,
     simplices: bool = False,
 ) -> DistanceResult:
-    """Distance, closest points and normal (from A toward B) between two shapes; `simplices=True` (two convex
-    shapes) adds `simplex_a` / `simplex_b`."""
+    """Distance, closest points and normal (from A toward B) between two shapes; `simplices=True` adds
+    `simplex_a` / `simplex_b` (with a composite: those of the leaf pair `part_a`, `part_b`)."""
 
 def distance_nd(
     a: ArrayLike,
