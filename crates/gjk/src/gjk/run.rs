@@ -233,7 +233,8 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let (a, b) = (pair.a.point_core()?, pair.rel.transform_point(pair.b.point_core()?));
+    // B's point placed as the loop's support places it (bit for bit the loop's answer).
+    let (a, b) = (pair.a.point_core()?, pair.place_b_unframed(pair.b.point_core()?));
     let w = a - b;
     if params.max_iterations == 0 || !w.is_finite() {
         return None;
