@@ -37,6 +37,9 @@ pub fn facet_normal<V: Vector3>(p: &[V]) -> Option<V> {
     (n.length_squared() > V::Real::ZERO).then_some(n)
 }
 
+/// The faces of a tetrahedron, each listed at the index of the vertex it leaves out.
+const TETRAHEDRON_FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+
 /// det[a b c] = a · (b × c).
 #[inline]
 fn det<V: Vector3>(a: V, b: V, c: V) -> V::Real {
@@ -63,7 +66,10 @@ pub(crate) fn tetrahedron<V: Vector3>(p: &[V; 4]) -> Solved<V> {
         return (Barycentric { mask: 0b1111, lambda }, None);
     }
     let degenerate = !(mu.abs() > V::Real::ZERO);
-    best_of_faces(p, degenerate, |skip| !same_sign(mu, sub[skip]), |f: &[V; 3]| triangle(f[0], f[1], f[2]))
+    // The facet the origin is farthest beyond in barycentric terms (its vertex's weight most negative) first.
+    let signed = |i: usize| if mu < V::Real::ZERO { -sub[i] } else { sub[i] };
+    let first = (1..4).fold(0, |f, i| if signed(i) < signed(f) { i } else { f });
+    best_of_faces(p, &TETRAHEDRON_FACES, first, degenerate, |skip| !same_sign(mu, sub[skip]), |f: &[V; 3]| triangle(f[0], f[1], f[2]))
 }
 
 #[cfg(test)]
