@@ -69,7 +69,14 @@ pub(crate) fn tetrahedron<V: Vector3>(p: &[V; 4]) -> Solved<V> {
     // The facet the origin is farthest beyond in barycentric terms (its vertex's weight most negative) first.
     let signed = |i: usize| if mu < V::Real::ZERO { -sub[i] } else { sub[i] };
     let first = (1..4).fold(0, |f, i| if signed(i) < signed(f) { i } else { f });
-    best_of_faces(p, &TETRAHEDRON_FACES, first, degenerate, |skip| !same_sign(mu, sub[skip]), |f: &[V; 3]| triangle(f[0], f[1], f[2]))
+    best_of_faces(
+        p,
+        &TETRAHEDRON_FACES,
+        first,
+        degenerate,
+        |skip| !same_sign(mu, sub[skip]),
+        |f: &[V; 3]| triangle(f[0], f[1], f[2]),
+    )
 }
 
 #[cfg(test)]

@@ -138,7 +138,7 @@ pub fn solve_triangle<V: Vector>(a: V, b: V, c: V) -> Barycentric<V::Real> {
 ///
 /// The plane's normal, the projection and the signed areas share the triangle's edges and their squared lengths,
 /// computed once; a signed area in the coordinate plane that drops axis k is component k of a cross product,
-/// written out per axis so that no coordinate is read at a run-time index.
+/// written out per axis so that the areas read no coordinate at a run-time index (the axis is matched once).
 pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
     // Signed areas of shadows, each as the cross product of an edge with a vector from one of its ends: the edge
     // is a difference of two nearby vertices, exact to a few ulps of its own length, so an area's rounding is
@@ -206,9 +206,14 @@ pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
     // when the triangle is degenerate and no sign can be trusted) and keep the nearest.
     let degenerate = !(mu.abs() > V::Real::ZERO);
     let pts = [a, b, c];
-    best_of_faces(&pts, &TRIANGLE_EDGES, 0, degenerate, |skip| !same_sign(mu, sub[skip]), |q: &[V; 2]| {
-        (solve_segment(q[0], q[1]), None)
-    })
+    best_of_faces(
+        &pts,
+        &TRIANGLE_EDGES,
+        0,
+        degenerate,
+        |skip| !same_sign(mu, sub[skip]),
+        |q: &[V; 2]| (solve_segment(q[0], q[1]), None),
+    )
 }
 
 /// The edges of a triangle, each listed at the index of the vertex it leaves out.
@@ -235,9 +240,9 @@ fn areas<V: Vector>(e: &[V; 3], q: &[V; 3], k: usize) -> [V::Real; 3] {
     }
 }
 
-/// Runs `solve` on every facet (the simplex without vertex `skip`, its vertices `faces[skip]` in order) that the origin lies beyond (`beyond(skip)`,
-/// or every facet when the simplex is `degenerate` and no sign can be trusted) and keeps the result nearest the
-/// origin.
+/// Runs `solve` on every facet (the simplex without vertex `skip`: its vertices `faces[skip]`, in order) that the
+/// origin lies beyond (`beyond(skip)`, or every facet when the simplex is `degenerate` and no sign can be trusted)
+/// and keeps the result nearest the origin. Facet `first` is tried first, then the others in order.
 ///
 /// A facet the origin lies beyond whose solution keeps all its vertices ends the search at once: the simplex lies
 /// wholly behind that facet's plane (line in 2D), so none of its points is nearer the origin than the origin's
