@@ -485,3 +485,122 @@ fn composite_lines_give_the_simplices_of_their_leaves() {
     assert!(apart_meshes >= 20, "{apart_meshes} meshes apart");
     assert!(worst <= 1e-12);
 }
+
+/// The convex line of leaf `i` of a trimesh or compound `shape` at `pose`, for the brute force: a mesh's triangle
+/// (segment in 2D) at the mesh's pose, or a compound's part at the part's translation placed by the pose.
+fn leaf_line(shape: &Value, pose: &Value, i: usize) -> (Value, Value) {
+    match shape["type"].as_str().unwrap() {
+        "trimesh" => {
+            let v = |k: usize| shape["vertices"][shape["indices"][i][k].as_u64().unwrap() as usize].clone();
+            let leaf = if shape["indices"][i].as_array().unwrap().len() == 3 {
+                json!({"type": "triangle", "a": v(0), "b": v(1), "c": v(2)})
+            } else {
+                json!({"type": "segment", "a": v(0), "b": v(1)})
+            };
+            (leaf, pose.clone())
+        }
+        _ => {
+            let part = &shape["parts"][i];
+            let at = place(pose, &nums(&part["pose"]["translation"]));
+            (part["shape"].clone(), json!({"rotation": pose["rotation"], "translation": at}))
+        }
+    }
+}
+
+/// Composite lines against brute force: a trimesh's or compound's distance is the minimum over its leaves, each run
+/// as a convex line of its own; the leaf the answer names (`part_a` / `part_b`) is one that realises it, and its
+/// simplex names points of that leaf — a mesh's leaf, the mesh vertices of its triangle (segment), a compound's,
+/// its part's own points — with the closest point the leaf's own line gives, to 1e-12 of the numbers in play.
+#[test]
+fn composite_simplices_come_from_the_leaf_that_realises_the_minimum_over_leaves() {
+    let mut r = Lcg(91);
+    let mut scenes = Vec::new();
+    for k in 0..120 {
+        let dim = if k % 2 == 0 { 3 } else { 2 };
+        let composite = if k % 4 < 2 {
+            let vertices: Vec<Vec<f64>> = (0..10).map(|_| r.point(dim, 2.0)).collect();
+            let indices: Vec<Vec<usize>> = (0..8)
+                .map(|i| if dim == 3 { vec![i, (i + 1) % 10, (i + 4) % 10] } else { vec![i, (i + 3) % 10] })
+                .collect();
+            json!({"type": "trimesh", "vertices": vertices, "indices": indices})
+        } else {
+            let parts: Vec<Value> = (0..5)
+                .map(|i| {
+                    let shape = match i % 3 {
+                        0 => json!({"type": "convex", "points": (0..5).map(|_| r.point(dim, 0.6)).collect::<Vec<_>>()}),
+                        1 => json!({"type": "box", "half_extents": r.point(dim, 0.5).iter().map(|x| x.abs() + 0.1).collect::<Vec<_>>()}),
+                        _ => json!({"type": "segment", "a": r.point(dim, 0.5), "b": r.point(dim, 0.5)}),
+                    };
+                    json!({"shape": shape, "pose": {"translation": r.point(dim, 2.0)}})
+                })
+                .collect();
+            json!({"type": "compound", "parts": parts})
+        };
+        let other = if k % 3 == 0 {
+            json!({"type": "sphere", "radius": 0.3})
+        } else {
+            json!({"type": "convex", "points": (0..6).map(|_| r.point(dim, 0.7)).collect::<Vec<_>>()})
+        };
+        let offset = [0.0, 1e4][usize::from(k % 5 == 4)];
+        let mut pc = pose(&mut r, dim, 1.0);
+        let mut po = pose(&mut r, dim, 4.0);
+        for p in [&mut pc, &mut po] {
+            let t: Vec<f64> = nums(&p["translation"]).iter().map(|x| x + offset).collect();
+            p["translation"] = json!(t);
+        }
+        scenes.push((composite, pc, other, po, k % 4 == 1 || k % 4 == 3));
+    }
+    // Each scene's composite line, then one convex line per leaf, the composite's side kept (A or B).
+    let mut lines = Vec::new();
+    for (composite, pc, other, po, swap) in &scenes {
+        let leaves = composite.get("indices").or_else(|| composite.get("parts")).unwrap().as_array().unwrap().len();
+        let pair = |c: Value, pcv: Value, id: usize| {
+            if *swap {
+                distance(other.clone(), po.clone(), c, pcv, id)
+            } else {
+                distance(c, pcv, other.clone(), po.clone(), id)
+            }
+        };
+        lines.push(pair(composite.clone(), pc.clone(), lines.len()));
+        for i in 0..leaves {
+            let (leaf, at) = leaf_line(composite, pc, i);
+            lines.push(pair(leaf, at, lines.len()));
+        }
+    }
+    let answers = run(&lines);
+    let (mut at, mut apart) = (0, 0);
+    for (composite, _, _, _, swap) in &scenes {
+        let leaves = composite.get("indices").or_else(|| composite.get("parts")).unwrap().as_array().unwrap().len();
+        let (line, answer) = (&lines[at], &answers[at]);
+        let brute = &answers[at + 1..at + 1 + leaves];
+        at += 1 + leaves;
+        let ctx = format!("{line} -> {answer}");
+        assert!(answer["error"].is_null() && brute.iter().all(|b| b["error"].is_null()), "{ctx}");
+        let size = 1.0 + nums(&answer["point_a"]).iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let dist = |a: &Value| a["distance"].as_f64().unwrap();
+        let min = brute.iter().map(dist).fold(f64::INFINITY, f64::min);
+        assert!((dist(answer) - min).abs() <= 1e-12 * size, "{ctx}: minimum over leaves {min}");
+        let (side, part) = if *swap { ("simplex_b", "part_b") } else { ("simplex_a", "part_a") };
+        let i = answer[part].as_u64().unwrap_or_else(|| panic!("{ctx}: the leaf is named")) as usize;
+        let leaf = &brute[i];
+        assert!((dist(leaf) - min).abs() <= 1e-12 * size, "{ctx}: leaf {i} is at {} not {min}", dist(leaf));
+        if answer["intersecting"] == true {
+            continue;
+        }
+        apart += 1;
+        // The named leaf's simplex is the leaf's own: the same closest points, its points named in the composite.
+        for point in ["point_a", "point_b"] {
+            let d = nums(&answer[point]).iter().zip(nums(&leaf[point])).map(|(a, b)| (a - b).powi(2)).sum::<f64>();
+            assert!(d.sqrt() <= 1e-12 * size, "{ctx}: {point} differs from leaf {i}'s line {leaf}");
+        }
+        let allowed: Vec<u64> = match composite["type"].as_str().unwrap() {
+            "trimesh" => composite["indices"][i].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect(),
+            _ => leaf[side]["indices"].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).collect(),
+        };
+        for index in answer[side]["indices"].as_array().unwrap() {
+            let index = index.as_u64().unwrap_or_else(|| panic!("{ctx}: {side} names its points"));
+            assert!(allowed.contains(&index), "{ctx}: {side} index {index} is not a point of leaf {i} ({allowed:?})");
+        }
+    }
+    assert!(apart >= 60, "{apart} scenes apart");
+}

@@ -60,11 +60,10 @@ pub struct Gap<V: Vector> {
     pub error_bound: V::Real,
 }
 
-/// Distance, closest points and normal.
-pub fn distance<V: Vector>(a: &Body<V>, pa: &Iso<V>, b: &Body<V>, pb: &Iso<V>, o: &DistanceOptions<V::Real>) -> Gap<V> {
-    if let (Some(x), Some(y)) = (a.convex(), b.convex()) {
-        let d = gjk::distance_with(x.as_ref(), pa, y.as_ref(), pb, o, None, &mut ());
-        return Gap {
+impl<V: Vector> Gap<V> {
+    /// The answer of the library's distance on two convex shapes.
+    pub fn of_convex(d: &gjk::Distance<V>) -> Self {
+        Gap {
             intersecting: d.intersecting,
             distance: d.distance,
             point_a: d.point_a,
@@ -76,7 +75,14 @@ pub fn distance<V: Vector>(a: &Body<V>, pa: &Iso<V>, b: &Body<V>, pb: &Iso<V>, o
             leaves: 1,
             status: d.status,
             error_bound: d.error_bound,
-        };
+        }
+    }
+}
+
+/// Distance, closest points and normal.
+pub fn distance<V: Vector>(a: &Body<V>, pa: &Iso<V>, b: &Body<V>, pb: &Iso<V>, o: &DistanceOptions<V::Real>) -> Gap<V> {
+    if let (Some(x), Some(y)) = (a.convex(), b.convex()) {
+        return Gap::of_convex(&gjk::distance_with(x.as_ref(), pa, y.as_ref(), pb, o, None, &mut ()));
     }
     let d = query::distance_with(a, pa, b, pb, o.max_distance);
     Gap {

@@ -14,6 +14,7 @@ mod composite;
 mod pose;
 mod query;
 mod shape;
+mod simplices;
 mod space;
 
 use pyo3::prelude::*;

@@ -13,6 +13,7 @@ use pyo3::types::PyTuple;
 use crate::answer::{self, CastHit};
 use crate::pose::{coords, vector, Poses};
 use crate::shape::Shape;
+use crate::simplices::{self, WitnessSimplex};
 use crate::space::{with_space, Body, Space};
 
 /// The status codes of batch arrays (and `status_code` of single answers).
@@ -210,13 +211,22 @@ pub struct DistanceResult {
     status_code: u8,
     /// Upper minus lower bound on the distance proven by the run.
     error_bound: f64,
+    /// A's witness simplex (`simplices=True`, and always from `distance_nd`; None otherwise): the points of A whose
+    /// weighted sum is A's core's closest point, with their indices in A.
+    simplex_a: Option<Py<WitnessSimplex>>,
+    /// B's witness simplex.
+    simplex_b: Option<Py<WitnessSimplex>>,
 }
 
 #[pymethods]
 impl DistanceResult {
     fn __repr__(&self, py: Python<'_>) -> String {
+        let simplices = match (&self.simplex_a, &self.simplex_b) {
+            (Some(a), Some(b)) => format!(", simplex_a={}, simplex_b={}", a.get().__repr__(py), b.get().__repr__(py)),
+            _ => String::new(),
+        };
         format!(
-            "DistanceResult(distance={:?}, intersecting={}, status='{}', error_bound={:?}, point_a={}, point_b={}, normal={}, iterations={}{})",
+            "DistanceResult(distance={:?}, intersecting={}, status='{}', error_bound={:?}, point_a={}, point_b={}, normal={}, iterations={}{}{})",
             self.distance,
             if self.intersecting { "True" } else { "False" },
             self.status,
@@ -225,44 +235,22 @@ impl DistanceResult {
             fmt_vec(py, &self.point_b),
             fmt_vec(py, &self.normal),
             self.iterations,
-            fmt_parts(self.part_a, self.part_b)
+            fmt_parts(self.part_a, self.part_b),
+            simplices
         )
     }
 }
 
-/// Distance, closest points and normal between shape `a` at `pose_a` and shape `b` at `pose_b`.
-///
-/// Returns a DistanceResult: `distance` (0 when intersecting), `point_a`, `point_b` (world), `normal` (unit,
-/// from A toward B), `intersecting`, `status`, `error_bound` (upper minus lower bound proven by the run),
-/// `iterations`, `part_a` / `part_b` (the leaves of composite shapes that realise the distance; None for convex
-/// shapes), `leaves`. `max_distance`: stop early once the shapes are known to be farther apart (status
-/// "above_bound", distance a lower bound). `tolerance`: relative duality-gap tolerance (default 64 ε).
-/// `max_iterations` and `tolerance` apply to two convex shapes; with a composite (TriMesh, Compound,
-/// HeightField) or a HalfSpace only their defaults are accepted.
-///
-/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
-/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
-/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
-/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
-#[pyfunction]
-#[pyo3(signature = (a, pose_a, b, pose_b, max_distance=None, max_iterations=256, tolerance=None))]
-#[allow(clippy::too_many_arguments)]
-pub fn distance(
-    py: Python<'_>,
-    a: PyRef<'_, Shape>,
-    pose_a: Option<&Bound<'_, PyAny>>,
-    b: PyRef<'_, Shape>,
-    pose_b: Option<&Bound<'_, PyAny>>,
-    max_distance: Option<f64>,
-    max_iterations: u32,
-    tolerance: Option<f64>,
-) -> PyResult<DistanceResult> {
-    with_space!(&a.geom, V => {
-        let (sa, sb) = pair::<V>(&a, &b)?;
-        let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
-        let o = options(max_iterations, tolerance, max_distance)?;
-        answer::check_options(sa, sb, &o).map_err(PyValueError::new_err)?;
-        let d = answer::distance(sa, &pa, sb, &pb, &o);
+impl DistanceResult {
+    fn new<V: Space>(
+        py: Python<'_>,
+        d: &answer::Gap<V>,
+        simplices: Option<(WitnessSimplex, WitnessSimplex)>,
+    ) -> PyResult<Self> {
+        let (simplex_a, simplex_b) = match simplices {
+            Some((a, b)) => (Some(Py::new(py, a)?), Some(Py::new(py, b)?)),
+            None => (None, None),
+        };
         Ok(DistanceResult {
             intersecting: d.intersecting,
             distance: d.distance.to_f64(),
@@ -276,7 +264,110 @@ pub fn distance(
             status: d.status.as_str(),
             status_code: status_code(d.status),
             error_bound: d.error_bound.to_f64(),
+            simplex_a,
+            simplex_b,
         })
+    }
+}
+
+/// Distance, closest points and normal between shape `a` at `pose_a` and shape `b` at `pose_b`.
+///
+/// Returns a DistanceResult: `distance` (0 when intersecting), `point_a`, `point_b` (world), `normal` (unit,
+/// from A toward B), `intersecting`, `status`, `error_bound` (upper minus lower bound proven by the run),
+/// `iterations`, `part_a` / `part_b` (the leaves of composite shapes that realise the distance; None for convex
+/// shapes), `leaves`. `max_distance`: stop early once the shapes are known to be farther apart (status
+/// "above_bound", distance a lower bound). `tolerance`: relative duality-gap tolerance (default 64 ε).
+/// `max_iterations` and `tolerance` apply to two convex shapes; with a composite (TriMesh, Compound,
+/// HeightField) or a HalfSpace only their defaults are accepted.
+///
+/// `simplices=True` adds `simplex_a` and `simplex_b`: for each shape, a WitnessSimplex of the points whose
+/// weighted sum is its core's closest point (`indices` into the shape as its constructor took it, `points` in the
+/// world, `weights`); with a composite, those of the leaf pair `part_a`, `part_b` (a TriMesh's vertices, a
+/// HeightField's samples, a Compound part's own points). The rest of the answer is the same, bit for bit.
+///
+/// Poses (`pose_a`, `pose_b`): None (identity), a 4 × 4 homogeneous matrix (3 × 3 in 2D), a row
+/// [x, y, z, qx, qy, qz, qw] (quaternion in x, y, z, w order; [x, y, angle] in 2D), or a tuple
+/// (translation, rotation) with rotation None, a quaternion (x, y, z, w) or a 3 × 3 matrix (an angle or a 2 × 2
+/// matrix in 2D). Raises ValueError for a non-rotation, a NaN or an infinity, and for shapes of different spaces.
+#[pyfunction]
+#[pyo3(signature = (a, pose_a, b, pose_b, max_distance=None, max_iterations=256, tolerance=None, simplices=false))]
+#[allow(clippy::too_many_arguments)]
+pub fn distance(
+    py: Python<'_>,
+    a: PyRef<'_, Shape>,
+    pose_a: Option<&Bound<'_, PyAny>>,
+    b: PyRef<'_, Shape>,
+    pose_b: Option<&Bound<'_, PyAny>>,
+    max_distance: Option<f64>,
+    max_iterations: u32,
+    tolerance: Option<f64>,
+    simplices: bool,
+) -> PyResult<DistanceResult> {
+    with_space!(&a.geom, V => {
+        let (sa, sb) = pair::<V>(&a, &b)?;
+        let (pa, pb) = (one_pose::<V>(py, pose_a, "pose_a")?, one_pose::<V>(py, pose_b, "pose_b")?);
+        let o = options(max_iterations, tolerance, max_distance)?;
+        answer::check_options(sa, sb, &o).map_err(PyValueError::new_err)?;
+        if simplices {
+            let (d, sa, sb) = simplices::pair::<V>(py, (&a, sa, &pa), (&b, sb, &pb), &o)?;
+            return DistanceResult::new(py, &d, Some((sa, sb)));
+        }
+        DistanceResult::new(py, &answer::distance(sa, &pa, sb, &pb, &o), None)
+    })
+}
+
+/// Distance between the convex hulls of two point sets of ℝⁿ, `a` [m, n] and `b` [p, n] (numpy arrays or nested
+/// sequences; any n from 1 to 64), moved by the translations `translation_a` and `translation_b` (n numbers; None:
+/// zero), with both witness simplices: `gjk::nd`'s GJK (least-squares simplex solver), float64.
+///
+/// Returns a DistanceResult whose vectors have n numbers and whose `simplex_a` / `simplex_b` are always given:
+/// `indices` are rows of `a` (of `b`), `points` those rows moved by the translation, `weights` positive summing to
+/// one, Σ weights[i] · points[i] = point_a (point_b). No hull is built: a point set is enough, and points inside
+/// the hull, repeated points and sets in a lower flat are all valid. `max_distance`, `max_iterations` and
+/// `tolerance` are those of `distance`. Raises ValueError for an empty set, sets of different n, n > 64, a NaN or
+/// an infinity.
+#[pyfunction]
+#[pyo3(signature = (a, b, translation_a=None, translation_b=None, max_distance=None, max_iterations=256, tolerance=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn distance_nd(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    translation_a: Option<&Bound<'_, PyAny>>,
+    translation_b: Option<&Bound<'_, PyAny>>,
+    max_distance: Option<f64>,
+    max_iterations: u32,
+    tolerance: Option<f64>,
+) -> PyResult<DistanceResult> {
+    let (pa, n) = simplices::point_rows(py, a, "a")?;
+    let (pb, nb) = simplices::point_rows(py, b, "b")?;
+    if nb != n {
+        return Err(PyValueError::new_err(format!("a has {n} coordinates per point and b {nb}: they must agree")));
+    }
+    let ta = simplices::translation(py, translation_a, n, "translation_a")?;
+    let tb = simplices::translation(py, translation_b, n, "translation_b")?;
+    let o = options(max_iterations, tolerance, max_distance)?;
+    let d = py.detach(|| simplices::distance_nd((&pa, &ta), (&pb, &tb), n, &o)).map_err(PyValueError::new_err)?;
+    let v = |x: &[f64]| PyArray1::from_slice(py, x).into_any().unbind();
+    let (point_a, point_b, normal) = (v(&d.point_a), v(&d.point_b), v(&d.normal));
+    let (intersecting, distance, iterations, status, error_bound) =
+        (d.intersecting, d.distance, d.iterations, d.status, d.error_bound);
+    let (sa, sb) = d.simplices(py, n)?;
+    Ok(DistanceResult {
+        intersecting,
+        distance,
+        point_a,
+        point_b,
+        normal,
+        part_a: None,
+        part_b: None,
+        iterations,
+        leaves: 1,
+        status: status.as_str(),
+        status_code: status_code(status),
+        error_bound,
+        simplex_a: Some(Py::new(py, sa)?),
+        simplex_b: Some(Py::new(py, sb)?),
     })
 }
 
@@ -856,6 +947,7 @@ pub fn contains_point(
 /// Registers the functions and result classes.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<DistanceResult>()?;
+    m.add_class::<WitnessSimplex>()?;
     m.add_class::<IntersectionResult>()?;
     m.add_class::<PenetrationResult>()?;
     m.add_class::<ContactManifold>()?;
@@ -863,6 +955,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<CastResult>()?;
     m.add_class::<Projection>()?;
     m.add_function(wrap_pyfunction!(distance, m)?)?;
+    m.add_function(wrap_pyfunction!(distance_nd, m)?)?;
     m.add_function(wrap_pyfunction!(intersects, m)?)?;
     m.add_function(wrap_pyfunction!(penetration, m)?)?;
     m.add_function(wrap_pyfunction!(contact_manifold_py, m)?)?;

@@ -125,6 +125,16 @@ impl Shape {
         self
     }
 
+    /// The constructor's argument `name` (before or after `dtype`).
+    pub(crate) fn param<'py>(&self, py: Python<'py>, name: &str) -> Option<Bound<'py, PyAny>> {
+        self.params.iter().chain(&self.after_dtype).find(|(k, _)| *k == name).map(|(_, v)| v.bind(py).clone())
+    }
+
+    /// The family: "Sphere", "Box", "ConvexHull", ...
+    pub(crate) fn kind_name(&self) -> &'static str {
+        self.kind
+    }
+
     fn attr(&self, py: Python<'_>, name: &str) -> Option<Py<PyAny>> {
         self.attrs.iter().find(|(k, _)| *k == name).map(|(_, v)| v.clone_ref(py))
     }

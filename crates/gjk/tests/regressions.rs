@@ -532,3 +532,56 @@ fn segment_cone_sliver_witnesses_meet_the_normal() {
     );
     assert_sliver_answer(&a, &pa, &b, &pb, 2.0);
 }
+
+/// gjk-fuzz seed 3 case 4398: two identical segments 4e-6 long, 0.5 from the origin, one translated by 2e-16 (the
+/// rounding of its position). A − B is the segment shifted by that offset, 1.9e-16 from the origin, while its ends
+/// are 4e-6 away. GJK had the distance right (to 1e-23) but came back `stalled` with an error bound equal to it,
+/// saying "apart" where touching was not excluded: v = Σ λᵢ wᵢ carried ε·|w| of rounding along the segment, which
+/// at |v| = 1.9e-16 tilted v by 5e-6 rad, so the lower bound v·w / |v| at the segment's far end fell below zero.
+/// Now v is the origin's projection onto the segment's line, projected twice, and the run converges.
+/// Then random segments 2e-6 to 1e-3 long, 0.5 to 1e4 from the origin, the copy moved by 1 to 1000 ulps of its
+/// position, in both orders: converged, the distance the offset's part across the segment to the rounding of
+/// the segment's ends, with an error bound of that rounding.
+#[test]
+fn parallel_segments_a_rounding_apart_converge_apart_fuzz_3_4398() {
+    let s = Segment::new(
+        DVec3::new(-2.036960082668321e-6, -2.4011171220493005e-7, 1.5200691730456967e-6),
+        DVec3::new(-4.939727906489181e-7, 6.07916451292555e-7, -2.031188113197244e-6),
+    )
+    .unwrap();
+    let pa = at(0.30649737740705385, -0.33791562522454144, -0.4474463458143756);
+    let pb = at(0.3064973774070536, -0.3379156252245414, -0.44744634581437526);
+    check_parallel_copies(&s, &pa, &pb);
+
+    let mut r = crate::common::rng(4398);
+    for _ in 0..400 {
+        let length = crate::common::log_uniform(&mut r, 2e-6, 1e-3);
+        let e = crate::common::unit3(&mut r) * length;
+        let middle = crate::common::in_cube3(&mut r, length);
+        let s = Segment::new(middle - e * 0.5, middle + e * 0.5).unwrap();
+        let far = crate::common::log_uniform(&mut r, 0.5, 1e4);
+        let pa = Iso::from_translation(crate::common::unit3(&mut r) * far);
+        let ulps = crate::common::log_uniform(&mut r, 1.0, 1e3);
+        let pb = Iso::from_translation(pa.translation + crate::common::unit3(&mut r) * (ulps * f64::EPSILON * far));
+        check_parallel_copies(&s, &pa, &pb);
+    }
+}
+
+/// `s` at `pa` and at `pb` (translations only, close enough that their difference is exact), in both orders.
+fn check_parallel_copies(s: &Segment<DVec3>, pa: &Iso<DVec3>, pb: &Iso<DVec3>) {
+    let offset = pb.translation - pa.translation;
+    let e = s.b - s.a;
+    let exact = (offset - e * (offset.dot(e) / e.length_squared())).length();
+    // The pair's frame puts B's ends at its own ends plus the offset, each rounded by ε of the segment's size.
+    let rounding = 8.0 * f64::EPSILON * s.a.abs().max(s.b.abs()).max_element();
+    for (first, second) in [(pa, pb), (pb, pa)] {
+        let d = distance(s, first, s, second);
+        let case = format!("offset {offset:?}, exact {exact:e}: {d:?}");
+        assert_eq!(d.status, Status::Converged, "{case}");
+        assert!(d.error_bound <= rounding, "{case}");
+        assert!((d.distance - exact).abs() <= d.error_bound + rounding, "{case}");
+        if exact > 2.0 * rounding {
+            assert!(!d.intersecting, "{case}");
+        }
+    }
+}

@@ -12,6 +12,10 @@ met, ``part_a`` / ``part_b``)::
     distance, intersects, penetration, contact_manifold, ray_cast, shape_cast, time_of_impact,
     project_point, contains_point
 
+Witness simplices: ``distance(..., simplices=True)`` adds ``simplex_a`` / ``simplex_b``
+(``WitnessSimplex``: ``indices`` into each shape, ``points``, ``weights``); ``distance_nd(a, b)`` is the distance of
+the hulls of two point sets of ℝⁿ (numpy arrays [m, n], n ≤ 64), always with both simplices.
+
 Batches over numpy arrays, on every core with the GIL released::
 
     batch_distance, batch_penetration, batch_intersects, batch_contact_manifold, batch_ray_cast,
@@ -79,9 +83,11 @@ from ._gjk import (
     Shape,
     Sphere,
     Triangle,
+    WitnessSimplex,
     contact_manifold,
     contains_point,
     distance,
+    distance_nd,
     intersects,
     penetration,
     project_point,
@@ -148,6 +154,7 @@ __all__ = [
     "Shape",
     "Sphere",
     "Triangle",
+    "WitnessSimplex",
     "batch_contact_manifold",
     "batch_distance",
     "batch_intersects",
@@ -159,6 +166,7 @@ __all__ = [
     "contact_manifold",
     "contains_point",
     "distance",
+    "distance_nd",
     "from_trimesh",
     "intersects",
     "penetration",

@@ -188,6 +188,27 @@ class DistanceResult:
     status: str
     status_code: int
     error_bound: float
+    simplex_a: Optional[WitnessSimplex]
+    """A's witness simplex: with `distance(..., simplices=True)` and always from `distance_nd`; else None."""
+    simplex_b: Optional[WitnessSimplex]
+    """B's witness simplex."""
+
+class WitnessSimplex:
+    """The points of one shape whose weighted sum is its core's closest point (a ball's centre, a capsule's point on
+    its segment, a rounded shape's inner shape's point): Σ weights[i] · points[i] = point_a − radius_a · normal."""
+
+    indices: List[Optional[int]]
+    """Each point's index in the shape as its constructor took it (a ConvexHull's row of `points`; a Box's corner i,
+    coordinate k at +half_extents[k] when bit k of i is set; a Segment's end 0 = a, 1 = b; a Triangle's 0, 1, 2; a
+    Capsule's ends 0 at −half_height, 1 at +half_height; 0 for a Point or a ball's centre; a Rounded or Posed
+    shape numbers as its inner shape; a TriMesh's vertex; a HeightField's sample, r · cols + c; a Compound part's
+    own point, numbered as the part's shape; a row of the point set in `distance_nd`), or None where the point is
+    not one of the shape's own (a curved surface, a MinkowskiSum, a HalfSpace)."""
+    points: np.ndarray
+    """[k, dim] points, world frame (the indexed input points placed by the pose), in the shapes' dtype."""
+    weights: np.ndarray
+    """[k] float64 weights, positive, summing to one."""
+    def __len__(self) -> int: ...
 
 class IntersectionResult:
     """The answer of `intersects`; `bool(result)` is `intersecting`."""
@@ -276,8 +297,22 @@ def distance(
     max_distance: Optional[float] = None,
     max_iterations: int = 256,
     tolerance: Optional[float] = None,
+    simplices: bool = False,
 ) -> DistanceResult:
-    """Distance, closest points and normal (from A toward B) between two shapes."""
+    """Distance, closest points and normal (from A toward B) between two shapes; `simplices=True` adds
+    `simplex_a` / `simplex_b` (with a composite: those of the leaf pair `part_a`, `part_b`)."""
+
+def distance_nd(
+    a: ArrayLike,
+    b: ArrayLike,
+    translation_a: Optional[ArrayLike] = None,
+    translation_b: Optional[ArrayLike] = None,
+    max_distance: Optional[float] = None,
+    max_iterations: int = 256,
+    tolerance: Optional[float] = None,
+) -> DistanceResult:
+    """Distance between the convex hulls of two point sets of ℝⁿ, `a` [m, n] and `b` [p, n] (1 ≤ n ≤ 64, float64),
+    moved by the translations; vectors of n numbers, `simplex_a` / `simplex_b` always given (indices: rows)."""
 
 def intersects(a: Shape, pose_a: Pose, b: Shape, pose_b: Pose, max_iterations: int = 256) -> IntersectionResult:
     """Whether two shapes overlap or touch."""

@@ -75,6 +75,10 @@ impl<V: Vector> Simplex<V> {
                 let [i, j, _, _] = face.indices();
                 edge_projection_2d(w[i], w[j])
             }
+            2 => {
+                let [i, j, _, _] = face.indices();
+                edge_projection_3d(w[i], w[j])
+            }
             n if n == V::DIM + 1 => V::zero(),
             n => face.indices()[..n].iter().fold(V::zero(), |acc, &i| acc + w[i] * face.lambda[i]),
         };
@@ -125,6 +129,24 @@ fn edge_projection_2d<V: Vector>(a: V, b: V) -> V {
     let n = V::from_fn(|k| if k == 0 { -e.get(1) } else { e.get(0) });
     let p = if a.length_squared() <= b.length_squared() { a } else { b };
     n * (n.dot(p) / n.length_squared())
+}
+
+/// The origin's projection onto the line through the 3D points `a` and `b`, exactly perpendicular to b − a up to a
+/// few ulps of its own length. One projection, p = q − e (q·e) / |e|² from the nearer end q, leaves a part along e
+/// of the rounding of q·e, ε·|q|; when the line passes far closer to the origin than its ends are (two long
+/// segments a hair apart, parallel), that part tilts v by ε·|q| / |v|, the next support along v lands at a far end,
+/// and the lower bound v·w / |v| falls below zero: the run stalls with an error bound as large as the distance.
+/// A second projection of p removes that part down to the rounding of p·e, ε·|p|, so v·w = |v|² to rounding along
+/// the whole line (Gram–Schmidt twice). Σ λᵢ wᵢ would carry the same ε·|q| in every component.
+fn edge_projection_3d<V: Vector>(a: V, b: V) -> V {
+    let e = b - a;
+    let ee = e.length_squared();
+    let q = if a.length_squared() <= b.length_squared() { a } else { b };
+    if !(ee > V::Real::ZERO) {
+        return q;
+    }
+    let p = q - e * (q.dot(e) / ee);
+    p - e * (p.dot(e) / ee)
 }
 
 /// A face of the simplex: which vertices (bit i for vertex i) and their weights, at the vertices' own indices (zero
