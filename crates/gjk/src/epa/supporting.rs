@@ -55,13 +55,7 @@ where
         // Beyond the supporting plane along u: outside A − B by at least `min_offset`.
         let tau = h_u.max(V::Real::ZERO) + min_offset;
         let q = u * tau;
-        let mut shifted = Pair {
-            a: pair.a,
-            b: pair.b,
-            rel: Iso { rotation: pair.rel.rotation, translation: pair.rel.translation + q },
-            hint_a: pair.hint_a,
-            hint_b: pair.hint_b,
-        };
+        let mut shifted = pair.shifted(q);
         let start_simplex = initial_simplex(&mut shifted, &[u]);
         let core = run(&mut shifted, start_simplex, params, &mut (), &Iso::identity());
         if core.outcome == Outcome::Intersecting {

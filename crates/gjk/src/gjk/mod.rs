@@ -343,6 +343,8 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
+    // Before any support call: EPA asks the pair for supports after this returns, whichever way it returned.
+    pair.frame();
     if !O::ENABLED {
         if let Some(core) = run::run_points(pair, params).map(run::PointRun::core) {
             if let Some(cache) = cache {

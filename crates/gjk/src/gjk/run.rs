@@ -141,8 +141,10 @@ where
     loop {
         let v2 = v.length_squared();
         let vlen = v2.sqrt();
+        // The simplex does not change until the push below: its scale serves every test of this step.
+        let scale = simplex.scale();
         // |v| is an upper bound on the core distance: within the radii (or at rounding level) the shapes touch.
-        if vlen <= params.stop_below + touch_distance(simplex.scale()) {
+        if vlen <= params.stop_below + touch_distance(scale) {
             return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
         }
         if iterations >= params.max_iterations {
@@ -165,12 +167,13 @@ where
         }
         // Duality gap |v|² − v·w: how much closer to the origin A − B might still reach beyond v.
         let gap = v2 - vw;
-        let noise = gap_noise(vlen, simplex.scale().max(w.w.max_abs()));
+        let scale = scale.max(w.w.max_abs());
+        let noise = gap_noise(vlen, scale);
         let converged = gap <= params.rel_tol * v2 + noise;
         if converged || simplex.contains(w.w) {
             // A repeated vertex with a real gap left means v itself is off by rounding: say so unless the bounds
             // already meet to within the rounding of the numbers in play.
-            let rounding = stall_rounding(simplex.scale().max(w.w.max_abs()));
+            let rounding = stall_rounding(scale);
             let status = if converged || vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
             report(observer, &simplex, v, Decision::Converged);
             return finish(simplex, v, lower, Outcome::Closest, status, iterations);
@@ -182,7 +185,7 @@ where
             // No progress in this precision (or a NaN from a user's support function): keep the better simplex.
             // When the bounds already meet to within rounding of the numbers in play, that is convergence.
             simplex.pop();
-            let rounding = stall_rounding(simplex.scale().max(w.w.max_abs()));
+            let rounding = stall_rounding(scale);
             let status = if vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
             report(observer, &simplex, v, Decision::Stalled);
             return finish(simplex, v, lower, Outcome::Closest, status, iterations);
@@ -233,7 +236,8 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let (a, b) = (pair.a.point_core()?, pair.rel.transform_point(pair.b.point_core()?));
+    // B's point placed as the loop's support places it (bit for bit the loop's answer).
+    let (a, b) = (pair.a.point_core()?, pair.place_b_unframed(pair.b.point_core()?));
     let w = a - b;
     if params.max_iterations == 0 || !w.is_finite() {
         return None;

@@ -60,10 +60,8 @@ impl<V: Vector> Simplex<V> {
     /// edges alone, exact to a few ulps whatever the distance. A full simplex keeps all its vertices only around the
     /// origin.
     pub fn solve(&self) -> (Face<V::Real>, V) {
-        let mut w = [V::zero(); 4];
-        for (o, v) in w.iter_mut().zip(self.vertices()) {
-            *o = v.w;
-        }
+        // Every slot holds a vertex (`new` fills them all), so the points are read without a bound.
+        let w: [V; 4] = core::array::from_fn(|i| self.verts[i].w);
         let (bc, projected) = solve(&w[..self.len]);
         let face = Face::new(&bc);
         let closest = match face.len() {
@@ -90,14 +88,21 @@ impl<V: Vector> Simplex<V> {
     /// Keeps only the vertices of `face`, in order, with its weights.
     pub fn keep(&mut self, face: &Face<V::Real>) {
         let mut lambda = [V::Real::ZERO; 4];
-        for (k, &i) in face.indices()[..face.len()].iter().enumerate() {
+        // The face's vertices, lowest bit first, each moved down to the next slot (never up: none is overwritten
+        // before it is read).
+        let mut m = face.mask & 0b1111;
+        let mut k = 0;
+        while m != 0 {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
             if i != k {
                 self.verts[k] = self.verts[i];
             }
             lambda[k] = face.lambda[i];
+            k += 1;
         }
         self.lambda = lambda;
-        self.len = face.len();
+        self.len = k;
     }
 
     /// Σ λᵢ aᵢ and Σ λᵢ bᵢ: the closest points of the two cores (equal to each other when the origin is inside,

@@ -1,7 +1,7 @@
 //! The 3D specifics of the simplex solver: the projection plane of a triangle, and the tetrahedron (S3D).
 
 use super::{best_of_faces, same_sign, triangle, Barycentric, Solved};
-use crate::math::{Real, Vector3};
+use crate::math::{Real, Vector, Vector3};
 
 /// The foot of the perpendicular from the origin to the plane of `abc`, and the coordinate plane (x, y) where the
 /// triangle's shadow has the largest area: the axis dropped is the largest component of the normal, and (x, y)
@@ -23,7 +23,7 @@ pub fn triangle_projection<V: Vector3>(a: V, b: V, c: V) -> (V, usize, usize) {
 /// it overflows for edges past ~1e9 (a triangle of support points on a 1e10 disk: |n|² = ∞, the projection 0, and
 /// GJK called two cylinders 2e7 apart intersecting) and underflows for edges below ~1e-10. m's largest component
 /// is 1, so |m|² is between 1 and 3. Zero for a degenerate triangle (n = 0), as with the unscaled formula.
-fn projection_with_scaled_normal<V: Vector3>(a: V, n: V) -> V {
+pub(super) fn projection_with_scaled_normal<V: Vector>(a: V, n: V) -> V {
     let big = n.max_abs();
     if !(big > V::Real::ZERO && big.is_finite()) {
         return V::zero();
@@ -55,6 +55,9 @@ pub fn facet_normal<V: Vector3>(p: &[V]) -> Option<V> {
     (n.length_squared() > V::Real::ZERO).then_some(n)
 }
 
+/// The faces of a tetrahedron, each listed at the index of the vertex it leaves out.
+const TETRAHEDRON_FACES: [[usize; 3]; 4] = [[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]];
+
 /// det[a b c] = a · (b × c).
 #[inline]
 fn det<V: Vector3>(a: V, b: V, c: V) -> V::Real {
@@ -81,7 +84,17 @@ pub(crate) fn tetrahedron<V: Vector3>(p: &[V; 4]) -> Solved<V> {
         return (Barycentric { mask: 0b1111, lambda }, None);
     }
     let degenerate = !(mu.abs() > V::Real::ZERO);
-    best_of_faces(p, degenerate, |skip| !same_sign(mu, sub[skip]), |f: &[V; 3]| triangle(f[0], f[1], f[2]))
+    // The facet the origin is farthest beyond in barycentric terms (its vertex's weight most negative) first.
+    let signed = |i: usize| if mu < V::Real::ZERO { -sub[i] } else { sub[i] };
+    let first = (1..4).fold(0, |f, i| if signed(i) < signed(f) { i } else { f });
+    best_of_faces(
+        p,
+        &TETRAHEDRON_FACES,
+        first,
+        degenerate,
+        |skip| !same_sign(mu, sub[skip]),
+        |f: &[V; 3]| triangle(f[0], f[1], f[2]),
+    )
 }
 
 #[cfg(test)]

@@ -135,15 +135,16 @@ pub fn solve_triangle<V: Vector>(a: V, b: V, c: V) -> Barycentric<V::Real> {
 }
 
 /// [`solve_triangle`] with the projection of [`Solved`] when the origin projects inside the triangle.
+///
+/// The plane's normal, the projection and the signed areas share the triangle's edges and their squared lengths,
+/// computed once; a signed area in the coordinate plane that drops axis k is component k of a cross product,
+/// written out per axis so that the areas read no coordinate at a run-time index (the axis is matched once).
 pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
-    let pts = [a, b, c];
-    let (p0, x, y) = triangle_projection(a, b, c);
     // Signed areas of shadows, each as the cross product of an edge with a vector from one of its ends: the edge
     // is a difference of two nearby vertices, exact to a few ulps of its own length, so an area's rounding is
     // ε × its edge × the other vector, not ε × the squared size of the triangle. On a sliver (two vertices close
     // together, the third far away, as GJK builds when it converges onto a curved surface) the areas spanning the
     // short edge then keep their digits. `e[i]` is the edge opposite vertex i, from `start[i]`.
-    let cross = |u: V, w: V| u.get(x) * w.get(y) - u.get(y) * w.get(x);
     let e = [c - b, a - c, b - a];
     let start = [b, c, a];
     let len2 = [e[0].length_squared(), e[1].length_squared(), e[2].length_squared()];
@@ -154,10 +155,45 @@ pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
     } else {
         2
     };
-    // The whole area from the two shorter edges (e0×e1 = e1×e2 = e2×e0): the long edges of a sliver are nearly
-    // parallel and their cross product would keep few digits.
-    let mu = cross(e[(long + 1) % 3], e[(long + 2) % 3]);
-    let sub = [cross(e[0], p0 - start[0]), cross(e[1], p0 - start[1]), cross(e[2], p0 - start[2])];
+    // The two shorter edges, in cyclic order after the long one: the long edges of a sliver are nearly parallel
+    // and their cross product would keep few digits (e0×e1 = e1×e2 = e2×e0).
+    let short = |l: usize| match l {
+        0 => (e[1], e[2]),
+        1 => (e[2], e[0]),
+        _ => (e[0], e[1]),
+    };
+    let (p0, k, mu) = if V::DIM == 3 {
+        // The plane's normal, from the two shortest edges as `dim3::triangle_normal` takes them (its tie rule
+        // prefers the edge opposite b as the long one), and the coordinate plane where the shadow is largest:
+        // the axis dropped is the normal's largest component (`dim3::triangle_projection`, the same numbers).
+        let normal_long = if len2[1] >= len2[2] && len2[1] >= len2[0] {
+            1
+        } else if len2[2] >= len2[0] {
+            2
+        } else {
+            0
+        };
+        let (u, w) = short(normal_long);
+        let n = V::from_fn(|i| cross_component(u, w, i));
+        let nn = n.length_squared();
+        let p0 = if nn >= V::Real::MIN_POSITIVE && nn.is_finite() {
+            n * (a.dot(n) / nn)
+        } else {
+            // |n|² out of the precision's range (f32 edges past ~1e9 or below ~1e-10): through the scaled normal.
+            dim3::projection_with_scaled_normal(a, n)
+        };
+        let (n0, n1, n2) = (n.get(0).abs(), n.get(1).abs(), n.get(2).abs());
+        let (k01, n01) = if n1 > n0 { (1, n1) } else { (0, n0) };
+        let k = if n2 > n01 { 2 } else { k01 };
+        // The whole area: the normal's component k when both took the same two edges.
+        let mu = if normal_long == long { n.get(k) } else { cross_component(short(long).0, short(long).1, k) };
+        (p0, k, mu)
+    } else {
+        // In the plane the origin is its own projection and the shadow is the triangle (axis "2" dropped).
+        let (u, w) = short(long);
+        (V::zero(), 2, cross_component(u, w, 2))
+    };
+    let sub = areas(&e, &[p0 - start[0], p0 - start[1], p0 - start[2]], k);
     if same_sign(mu, sub[0]) && same_sign(mu, sub[1]) && same_sign(mu, sub[2]) {
         let mut lambda = [V::Real::ZERO; 4];
         for i in 0..3 {
@@ -174,12 +210,44 @@ pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
     // The closest point is on an edge: try each edge whose opposite sub-area has the wrong sign (all three
     // when the triangle is degenerate and no sign can be trusted) and keep the nearest.
     let degenerate = !(mu.abs() > V::Real::ZERO);
-    best_of_faces(&pts, degenerate, |skip| !same_sign(mu, sub[skip]), |q: &[V; 2]| (solve_segment(q[0], q[1]), None))
+    let pts = [a, b, c];
+    best_of_faces(
+        &pts,
+        &TRIANGLE_EDGES,
+        0,
+        degenerate,
+        |skip| !same_sign(mu, sub[skip]),
+        |q: &[V; 2]| (solve_segment(q[0], q[1]), None),
+    )
 }
 
-/// Runs `solve` on every facet (the simplex without vertex `skip`) that the origin lies beyond (`beyond(skip)`,
-/// or every facet when the simplex is `degenerate` and no sign can be trusted) and keeps the result nearest the
-/// origin.
+/// The edges of a triangle, each listed at the index of the vertex it leaves out.
+const TRIANGLE_EDGES: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
+
+/// Component `k` of u × w: the signed area of the shadows of u and w on the coordinate plane that drops axis k,
+/// its axes (k + 1, k + 2) in cyclic order (in 2D, k = 2: the plane itself). The products are glam's `cross`.
+#[inline(always)]
+fn cross_component<V: Vector>(u: V, w: V, k: usize) -> V::Real {
+    match k {
+        0 => u.get(1) * w.get(2) - u.get(2) * w.get(1),
+        1 => u.get(2) * w.get(0) - u.get(0) * w.get(2),
+        _ => u.get(0) * w.get(1) - u.get(1) * w.get(0),
+    }
+}
+
+/// Component k of `e[i] × q[i]` for each i, the axis matched once for all three.
+#[inline(always)]
+fn areas<V: Vector>(e: &[V; 3], q: &[V; 3], k: usize) -> [V::Real; 3] {
+    match k {
+        0 => core::array::from_fn(|i| cross_component(e[i], q[i], 0)),
+        1 => core::array::from_fn(|i| cross_component(e[i], q[i], 1)),
+        _ => core::array::from_fn(|i| cross_component(e[i], q[i], 2)),
+    }
+}
+
+/// Runs `solve` on every facet (the simplex without vertex `skip`: its vertices `faces[skip]`, in order) that the
+/// origin lies beyond (`beyond(skip)`, or every facet when the simplex is `degenerate` and no sign can be trusted)
+/// and keeps the result nearest the origin. Facet `first` is tried first, then the others in order.
 ///
 /// A facet the origin lies beyond whose solution keeps all its vertices ends the search at once: the simplex lies
 /// wholly behind that facet's plane (line in 2D), so none of its points is nearer the origin than the origin's
@@ -189,26 +257,31 @@ pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
 /// origin (the new vertex lies nearly in the old triangle's plane), so this spares a third of the triangle solves.
 pub(crate) fn best_of_faces<V: Vector, const N: usize, const M: usize>(
     pts: &[V; N],
+    faces: &[[usize; M]; N],
+    first: usize,
     degenerate: bool,
     beyond: impl Fn(usize) -> bool,
     solve: impl Fn(&[V; M]) -> Solved<V>,
 ) -> Solved<V> {
     let mut best: Option<(V::Real, Solved<V>)> = None;
-    for skip in 0..N {
+    for t in 0..N {
+        // `first`, then the others in order.
+        let skip = if t == 0 {
+            first
+        } else if t <= first {
+            t - 1
+        } else {
+            t
+        };
         if !(degenerate || beyond(skip)) {
             continue;
         }
-        let mut map = [0usize; M];
-        let mut face = [V::zero(); M];
-        for (k, i) in (0..N).filter(|&i| i != skip).enumerate() {
-            map[k] = i;
-            face[k] = pts[i];
-        }
-        let (bc, projected) = solve(&face);
+        let map = &faces[skip];
+        let (bc, projected) = solve(&map.map(|i| pts[i]));
         if !degenerate && bc.mask.count_ones() as usize == M {
-            return (bc.lift(&map), projected);
+            return (bc.lift(map), projected);
         }
-        let bc = bc.lift(&map);
+        let bc = bc.lift(map);
         let d2 = bc.combine(pts).length_squared();
         if best.as_ref().is_none_or(|(bd, _)| d2 < *bd) {
             best = Some((d2, (bc, projected)));
