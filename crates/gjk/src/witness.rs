@@ -37,8 +37,8 @@ use crate::math::{Iso, Real, Vector};
 /// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum ShapeVertices<V: Vector> {
-    /// A box of these half extents: corner `i` has coordinate k at +half_extents[k] when bit k of `i` is set,
-    /// else at −half_extents[k].
+    /// A box of these half extents: corner `i` has coordinate k at `+half_extents[k]` when bit k of `i` is set,
+    /// else at `−half_extents[k]`.
     Box(V),
     /// A segment core (a segment's `a`, `b`; a capsule's ends at −half_height and +half_height along its axis):
     /// ends 0 and 1.
