@@ -2,7 +2,9 @@
 //! answer known exactly by construction. Each test says what it guards against.
 
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Quat, Vec3};
-use gjk::shape::{Ball, Capsule, Cone, ConvexPolytope, Cuboid, Ellipsoid, Point, Segment, SupportMap, Triangle};
+use gjk::shape::{
+    Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, Point, Segment, SupportMap, Triangle,
+};
 use gjk::{distance, distance_with, intersects, DistanceOptions, Status};
 
 fn at(x: f64, y: f64, z: f64) -> Iso<DVec3> {
@@ -583,5 +585,58 @@ fn check_parallel_copies(s: &Segment<DVec3>, pa: &Iso<DVec3>, pb: &Iso<DVec3>) {
         if exact > 2.0 * rounding {
             assert!(!d.intersecting, "{case}");
         }
+    }
+}
+
+/// In f32 a triangle's normal n = e₁ × e₂ has |n|² of the fourth power of its size, which overflows past edges of
+/// ~1e9 and underflows below ~1e-10: GJK's projection onto a triangle of support points came out 0 (gjk-fuzz seed 3
+/// case 1931: two f32 cylinders, one 9.4e9 wide, 2.02e7 apart along a separating axis, called intersecting one
+/// way and apart the other), and EPA found no face with a normal (penetrations of depth 0 with a zero normal, and
+/// shapes 2.2 sizes apart at distance 0). The same pairs scaled by 1e-15 … 3e10 now give the answers of scale 1,
+/// scaled, to f32 rounding: distance, penetration depth and normal, in both orders.
+#[test]
+fn f32_shapes_of_1e10_and_1e_15_keep_the_answers_of_scale_1_fuzz_3_1931() {
+    let q = Quat::from_xyzw(1.0946723e-9, -2.2321920e-9, -2.4508938e-9, -1.0);
+    let (a, b) = (Cylinder::new(292236.33, 9.418058e9).unwrap(), Cylinder::new(290951.96, 235967.5).unwrap());
+    let (pa, pb) = (
+        Iso::new(q, Vec3::new(0.632787, 0.10227369, -0.06528175)),
+        Iso::new(q, Vec3::new(9.092492e8, -2.0820046e7, -2.8353146e9)),
+    );
+    for (first, second) in [((&a, &pa), (&b, &pb)), ((&b, &pb), (&a, &pa))] {
+        let d = distance(first.0, first.1, second.0, second.1);
+        assert!(!d.intersecting && !intersects(first.0, first.1, second.0, second.1), "{d:?}");
+        assert!((d.distance - 2.0236856e7).abs() <= 1e-5 * 2.0236856e7 + d.error_bound, "{d:?}");
+    }
+
+    let shapes = |s: f32| {
+        let boxed = Cuboid::new(Vec3::new(1.0, 2.0, 3.0) * s).unwrap();
+        let round = Ellipsoid::new(Vec3::new(2.0, 1.0, 1.5) * s).unwrap();
+        let drum = Cylinder::new(0.5 * s, 2.0 * s).unwrap();
+        (boxed, round, drum)
+    };
+    let pa = Iso::new(Quat::from_rotation_y(0.3), Vec3::ZERO);
+    let near = |s: f32| Iso::new(Quat::from_rotation_x(0.2), Vec3::new(2.5, 0.1, 0.0) * s);
+    let far = |s: f32| Iso::new(Quat::from_rotation_x(0.2), Vec3::new(5.5, 0.1, 0.0) * s);
+    let (boxed, round, drum) = shapes(1.0);
+    let unit = [
+        gjk::penetration(&boxed, &pa, &round, &near(1.0)),
+        gjk::penetration(&boxed, &pa, &drum, &near(1.0)),
+        gjk::penetration(&round, &near(1.0), &boxed, &pa),
+    ];
+    let unit_gap = distance(&boxed, &pa, &drum, &far(1.0)).distance;
+    assert!(unit.iter().all(|p| p.distance < -0.5) && unit_gap > 2.0, "{unit:?} {unit_gap}");
+    for s in [1e-15f32, 1e-10, 1e-5, 1e5, 1e9, 1e10, 3e10] {
+        let (boxed, round, drum) = shapes(s);
+        let scaled = [
+            gjk::penetration(&boxed, &pa, &round, &near(s)),
+            gjk::penetration(&boxed, &pa, &drum, &near(s)),
+            gjk::penetration(&round, &near(s), &boxed, &pa),
+        ];
+        for (p, u) in scaled.iter().zip(&unit) {
+            assert!((p.distance / s - u.distance).abs() <= 1e-5, "scale {s:e}: {p:?} against {u:?}");
+            assert!((p.normal - u.normal).length() <= 1e-5, "scale {s:e}: {p:?} against {u:?}");
+        }
+        let gap = distance(&boxed, &pa, &drum, &far(s));
+        assert!(!gap.intersecting && (gap.distance / s - unit_gap).abs() <= 1e-5, "scale {s:e}: {gap:?}");
     }
 }

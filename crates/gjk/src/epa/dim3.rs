@@ -86,12 +86,10 @@ impl<V: Vector3> Polytope<V> {
     /// first vertex. `None` for a face too thin to have a normal.
     fn face(&self, i: usize, j: usize, k: usize) -> Option<Face<V>> {
         let (a, b, c) = (self.verts[i].w, self.verts[j].w, self.verts[k].w);
-        let n = triangle_normal(a, b, c);
-        let len = n.length();
-        if !(len > V::Real::ZERO) || !len.is_finite() {
+        let n = triangle_normal(a, b, c).normalize_or_zero();
+        if n == V::zero() {
             return None;
         }
-        let n = n * (V::Real::ONE / len);
         Some(Face { idx: [i as u16, j as u16, k as u16], adj: [0; 3], n, d: n.dot(a), live: true })
     }
 
@@ -689,9 +687,15 @@ fn weights<V: Vector3>(p: [V; 3], x: V) -> [V::Real; 3] {
     let k = (1..3).fold(0, |m, i| if len(i) > len(m) { i } else { m });
     let (i, j) = ((k + 1) % 3, (k + 2) % 3);
     let (e1, e2, r) = (p[i] - p[k], p[j] - p[k], x - p[k]);
-    let n = e1.cross(e2);
-    let nn = n.length_squared();
-    if !(nn > V::Real::ZERO) {
+    let mut n = e1.cross(e2);
+    let mut nn = n.length_squared();
+    if !(nn >= V::Real::MIN_POSITIVE && nn.is_finite()) {
+        // |n|² is the fourth power of the size and left the precision's range (f32 faces past ~1e9 or below
+        // ~1e-10): the same ratios with n scaled to a largest component of 1.
+        n = n * (V::Real::ONE / n.max_abs());
+        nn = n.dot(e1.cross(e2));
+    }
+    if !(nn > V::Real::ZERO && nn.is_finite()) {
         return [V::Real::ONE / V::Real::from_f64(3.0); 3];
     }
     let s = r.cross(e2).dot(n) / nn;

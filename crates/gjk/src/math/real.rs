@@ -37,6 +37,8 @@ pub trait Real:
     const EPSILON: Self;
     /// Positive infinity.
     const INFINITY: Self;
+    /// The smallest positive normal number: below it a product has lost digits to underflow.
+    const MIN_POSITIVE: Self;
     /// Converts from f64 (rounding to nearest for f32).
     fn from_f64(x: f64) -> Self;
     /// Converts to f64 (exact).
@@ -70,6 +72,7 @@ macro_rules! impl_real {
             const TWO: Self = 2.0;
             const EPSILON: Self = <$t>::EPSILON;
             const INFINITY: Self = <$t>::INFINITY;
+            const MIN_POSITIVE: Self = <$t>::MIN_POSITIVE;
             #[inline]
             fn from_f64(x: f64) -> Self {
                 x as $t

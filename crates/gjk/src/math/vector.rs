@@ -56,14 +56,22 @@ pub trait Vector:
         self.dot(self).sqrt()
     }
     /// Unit vector in the same direction, or zero for a zero (or non-finite) vector.
+    ///
+    /// A vector whose squared length leaves the precision's range (in f32: components past ~1e19, as the cross
+    /// product of two 1e10 edges has, or below ~1e-19) is first scaled to a largest component of 1, so it still
+    /// has a direction; elsewhere the result is |v|⁻¹ v as computed directly.
     #[inline]
     fn normalize_or_zero(self) -> Self {
-        let len = self.length();
-        if len > Self::Real::ZERO && len.is_finite() {
-            self * (Self::Real::ONE / len)
-        } else {
-            Self::zero()
+        let len2 = self.length_squared();
+        if len2 >= Self::Real::MIN_POSITIVE && len2.is_finite() {
+            return self * (Self::Real::ONE / len2.sqrt());
         }
+        let big = self.max_abs();
+        if !(big > Self::Real::ZERO && big.is_finite()) {
+            return Self::zero();
+        }
+        let m = self * (Self::Real::ONE / big);
+        m * (Self::Real::ONE / m.length())
     }
     /// Componentwise product.
     #[inline]
