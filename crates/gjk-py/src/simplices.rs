@@ -3,18 +3,18 @@
 //! in 2D and 3D, always in `gjk.distance_nd`). The numbering is the CLI's (docs/cli.md, "Witness simplices"), so a
 //! Python answer and a CLI line on the same shapes name the same points.
 //!
-//! The library's `distance_with_witnesses` gives GJK's final simplex: each vertex of A − B with its weight and the
-//! points of A's and B's cores that made it (world frame). A support point of a hull, a box, a segment or a
-//! triangle is one of its vertices, so each point is matched back to the shape's vertices in the shape's own
-//! frame. A point that is not a vertex (on a curved surface, a Minkowski sum's) keeps the index `None`, except the
-//! one closed-form point a box or a segment core gives against a point core, written as the corners (ends) whose
-//! weighted sum it is. A pair with a composite gives the simplices of the leaf pair behind its answer ([`pair`]).
+//! The library's `gjk::witness` names the points: GJK's final simplex (`distance_with_witnesses`) matched back to
+//! the shape's vertices (`ShapeVertices`, the numbering), a point that is no vertex keeping the index `None`,
+//! except the one closed-form point a box or a segment core gives against a point core, written as the corners
+//! (ends) whose weighted sum it is. This file reads each shape's vertices from its constructor's arguments and
+//! picks the leaf pair behind a composite's answer ([`pair`]).
 //! In ℝⁿ (`gjk::nd`) the library names the points itself: the rows of the point sets.
 
 use gjk::composite::Facet;
 use gjk::math::{Iso, Real, VecN};
 use gjk::nd::{self, PointSet};
 use gjk::shape::SupportMap;
+use gjk::witness::{name_points, name_simplices, NamedSimplex, ShapeVertices};
 use gjk::{Distance, DistanceOptions, Witnesses};
 use numpy::{PyArray1, PyArrayDyn, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -58,209 +58,67 @@ impl WitnessSimplex {
     }
 }
 
-/// A side's points merged by index, as they go into a [`WitnessSimplex`].
-struct Named<P> {
-    entries: Vec<(Option<usize>, P, f64)>,
-}
-
-impl<P: PartialEq> Named<P> {
-    fn new() -> Self {
-        Self { entries: Vec::new() }
-    }
-
-    /// Adds a point of weight `weight`. Zero weights are left out (a vertex the solver kept at weight 0); vertices
-    /// of A − B that share a point of this shape are one point: their weights add up.
-    fn add(&mut self, index: Option<usize>, point: P, weight: f64) {
-        if !(weight > 0.0) {
-            return;
-        }
-        let same = |(i, q, _): &&mut (Option<usize>, P, f64)| match index {
-            Some(_) => *i == index,
-            None => i.is_none() && *q == point,
-        };
-        match self.entries.iter_mut().find(same) {
-            Some(entry) => entry.2 += weight,
-            None => self.entries.push((index, point, weight)),
-        }
-    }
-
-    /// The Python object, each point's `dim` coordinates given by `coords_of` (in the shape's dtype).
-    fn into_py<T: numpy::Element>(
-        self,
-        py: Python<'_>,
-        dim: usize,
-        coords_of: impl Fn(&P) -> Vec<T>,
-    ) -> PyResult<WitnessSimplex> {
-        let k = self.entries.len();
-        let flat: Vec<T> = self.entries.iter().flat_map(|(_, p, _)| coords_of(p)).collect();
-        Ok(WitnessSimplex {
-            indices: self.entries.iter().map(|e| e.0).collect(),
-            points: PyArray1::from_vec(py, flat).reshape([k, dim])?.into_any().unbind(),
-            weights: PyArray1::from_iter(py, self.entries.iter().map(|e| e.2)).into_any().unbind(),
-        })
-    }
-}
-
-/// What a shape's points are matched against: its vertices in its own frame, numbered as its constructor took
-/// them.
-enum Vertices<V: Space> {
-    /// A Box: corner `i` has coordinate k at +half_extents[k] when bit k of `i` is set, else at −half_extents[k].
-    Box(V),
-    /// A segment core (a Segment's `a`, `b`; a Capsule's ends at −half_height and +half_height along its axis).
-    Segment([V; 2]),
-    /// Points given one by one (a ConvexHull's `points`, a Triangle's `a`, `b`, `c`, a Point, a ball's centre).
-    List(Vec<V>),
-    /// A Posed shape: its inner shape's vertices, placed by the pose.
-    Posed(Box<Vertices<V>>, Iso<V>),
-    /// No vertices (a curved surface, a Minkowski sum).
-    None,
-}
-
-impl<V: Space> Vertices<V> {
-    /// The vertices of a convex `shape` of space `V`, read from its constructor's arguments.
-    fn of(py: Python<'_>, shape: &Shape) -> PyResult<Self> {
-        let param = |name: &str| shape.param(py, name).ok_or_else(|| PyValueError::new_err(format!("no {name}")));
-        let vec = |name: &str| -> PyResult<V> {
-            vector::<V>(&numbers(py, &param(name)?, name)?, name).map_err(PyValueError::new_err)
-        };
-        Ok(match shape.kind_name() {
-            "ConvexHull" => {
-                let arr = py.import("numpy")?.getattr("asarray")?.call1((param("points")?, "float64"))?;
-                let arr = arr.cast_into::<PyArrayDyn<f64>>().map_err(PyErr::from)?;
-                let flat: Vec<f64> = arr.readonly().as_array().iter().copied().collect();
-                Vertices::List(flat.chunks(V::DIM).map(V::from_f64_slice).collect())
-            }
-            "Box" => Vertices::Box(vec("half_extents")?),
-            "Segment" => Vertices::Segment([vec("a")?, vec("b")?]),
-            "Triangle" => Vertices::List(vec![vec("a")?, vec("b")?, vec("c")?]),
-            "Point" => Vertices::List(vec![vec("at")?]),
-            "Sphere" | "Circle" => Vertices::List(vec![V::zero()]),
-            "Capsule" => {
-                let h: f64 = param("half_height")?.extract()?;
-                let axis_z = param("axis")?.extract::<String>()? == "z";
-                let axis = if axis_z { 2 } else { 1 };
-                let end = |s: f64| V::from_fn(|k| V::Scalar::from_f64(if k == axis { s * h } else { 0.0 }));
-                Vertices::Segment([end(-1.0), end(1.0)])
-            }
-            // The core of a rounded shape is the shape inside it.
-            "Rounded" => Self::of(py, param("shape")?.cast::<Shape>()?.get())?,
-            "Posed" => {
-                let inner = Self::of(py, param("shape")?.cast::<Shape>()?.get())?;
-                let pose = crate::query::one_pose::<V>(py, Some(&param("pose")?), "pose")?;
-                Vertices::Posed(Box::new(inner), pose)
-            }
-            _ => Vertices::None,
-        })
-    }
-
-    /// The vertex `i` (in the shape's frame).
-    fn vertex(&self, i: usize) -> V {
-        match self {
-            Vertices::Box(h) => V::from_fn(|k| if i & (1 << k) != 0 { h.get(k) } else { -h.get(k) }),
-            Vertices::Segment(ends) => ends[i],
-            Vertices::List(points) => points[i],
-            Vertices::Posed(inner, pose) => pose.transform_point(inner.vertex(i)),
-            Vertices::None => V::zero(),
-        }
-    }
-
-    fn count(&self) -> usize {
-        match self {
-            Vertices::Box(_) => 1 << V::DIM,
-            Vertices::Segment(_) => 2,
-            Vertices::List(points) => points.len(),
-            Vertices::Posed(inner, _) => inner.count(),
-            Vertices::None => 0,
-        }
-    }
-
-    /// The vertex nearest `p` (shape frame) if it is `p` up to the rounding of numbers of size `scale`.
-    fn matching(&self, p: V, scale: V::Real) -> Option<usize> {
-        let (mut best, mut best_d2) = (None, V::Real::INFINITY);
-        let mut size = scale.max(p.max_abs());
-        for i in 0..self.count() {
-            let v = self.vertex(i);
-            size = size.max(v.max_abs());
-            let d2 = (v - p).length_squared();
-            if d2 < best_d2 {
-                (best, best_d2) = (Some(i), d2);
-            }
-        }
-        // A world point went through two poses and the pair frame: a few roundings of the largest number, ε·size
-        // each. 1024 ε is far above that and far below any real gap between two distinct vertices that matters
-        // at the accuracy of the answers.
-        let tol = V::Real::from_f64(1024.0) * V::Real::EPSILON * size;
-        best.filter(|_| best_d2.sqrt() <= tol)
-    }
-
-    /// `p` (shape frame, a point of the shape) as the weighted vertices it is a convex combination of, for a box
-    /// (the corners of the simplex of the Kuhn triangulation holding it: at most DIM + 1) and a segment (its ends).
-    fn decompose(&self, p: V) -> Option<Vec<(usize, f64)>> {
-        match self {
-            Vertices::Segment([a, b]) => {
-                let e = *b - *a;
-                let ee = e.length_squared().to_f64();
-                let t = if ee > 0.0 { ((p - *a).dot(e).to_f64() / ee).clamp(0.0, 1.0) } else { 0.0 };
-                Some(vec![(0, 1.0 - t), (1, t)])
-            }
-            Vertices::Box(h) => {
-                // Coordinate k of p as a fraction t_k of the way from the −h_k face to the +h_k face. Sorting the
-                // axes by decreasing t, the corners 0, then that corner with the first axis set, then the first
-                // two, … hold p with weights 1 − t₁, t₁ − t₂, …, t_DIM (the Kuhn simplex containing p).
-                let t: Vec<f64> = (0..V::DIM)
-                    .map(|k| {
-                        let (hk, pk) = (h.get(k).to_f64(), p.get(k).to_f64());
-                        if hk > 0.0 {
-                            ((pk + hk) / (2.0 * hk)).clamp(0.0, 1.0)
-                        } else {
-                            0.0
-                        }
-                    })
-                    .collect();
-                let mut order: Vec<usize> = (0..V::DIM).collect();
-                order.sort_by(|&i, &j| t[j].total_cmp(&t[i]));
-                let mut out = Vec::with_capacity(V::DIM + 1);
-                let (mut corner, mut previous) = (0usize, 1.0);
-                for &k in &order {
-                    out.push((corner, previous - t[k]));
-                    corner |= 1 << k;
-                    previous = t[k];
-                }
-                out.push((corner, previous));
-                Some(out)
-            }
-            Vertices::Posed(inner, pose) => inner.decompose(pose.inverse_transform_point(p)),
-            Vertices::List(_) | Vertices::None => None,
-        }
-    }
-}
-
-/// One shape's simplex from the points of its core (world) and their weights.
-fn side<V: Space>(
+/// A side's named points (the library's, merged by index) as a Python [`WitnessSimplex`], each point's `dim`
+/// coordinates given by `coords_of` (in the shape's dtype).
+fn into_py<P: PartialEq, T: numpy::Element>(
+    named: NamedSimplex<P>,
     py: Python<'_>,
-    vertices: &Vertices<V>,
-    pose: &Iso<V>,
-    points: &[V],
-    weights: &[V::Real],
-    scale: V::Real,
+    dim: usize,
+    coords_of: impl Fn(&P) -> Vec<T>,
 ) -> PyResult<WitnessSimplex> {
-    let mut named = Named::<V>::new();
-    for (&p, &w) in points.iter().zip(weights) {
-        let (local, w) = (pose.inverse_transform_point(p), w.to_f64());
-        match vertices.matching(local, scale) {
-            // The vertex as given, placed by the pose: the point the index names.
-            Some(i) => named.add(Some(i), pose.transform_point(vertices.vertex(i)), w),
-            None => match vertices.decompose(local).filter(|_| points.len() == 1) {
-                Some(parts) => {
-                    for (i, t) in parts {
-                        named.add(Some(i), pose.transform_point(vertices.vertex(i)), w * t);
-                    }
-                }
-                None => named.add(None, p, w),
-            },
+    let points = named.into_points();
+    let k = points.len();
+    let flat: Vec<T> = points.iter().flat_map(|p| coords_of(&p.point)).collect();
+    Ok(WitnessSimplex {
+        indices: points.iter().map(|p| p.index).collect(),
+        points: PyArray1::from_vec(py, flat).reshape([k, dim])?.into_any().unbind(),
+        weights: PyArray1::from_iter(py, points.iter().map(|p| p.weight)).into_any().unbind(),
+    })
+}
+
+/// The vertices of a convex `shape` of space `V`, read from its constructor's arguments and numbered as it took
+/// them (the library's numbering, [`ShapeVertices`]): a ConvexHull's `points`, a Box's corners, a Segment's `a`,
+/// `b`, a Capsule's ends at −half_height and +half_height along its axis, a Triangle's `a`, `b`, `c`, a Point, a
+/// ball's centre, a Rounded shape's inner shape, a Posed shape's inner shape placed by its pose; none for a curved
+/// surface or a Minkowski sum.
+fn vertices_of<V: Space>(py: Python<'_>, shape: &Shape) -> PyResult<ShapeVertices<V>> {
+    let param = |name: &str| shape.param(py, name).ok_or_else(|| PyValueError::new_err(format!("no {name}")));
+    let vec = |name: &str| -> PyResult<V> {
+        vector::<V>(&numbers(py, &param(name)?, name)?, name).map_err(PyValueError::new_err)
+    };
+    Ok(match shape.kind_name() {
+        "ConvexHull" => {
+            let arr = py.import("numpy")?.getattr("asarray")?.call1((param("points")?, "float64"))?;
+            let arr = arr.cast_into::<PyArrayDyn<f64>>().map_err(PyErr::from)?;
+            let flat: Vec<f64> = arr.readonly().as_array().iter().copied().collect();
+            ShapeVertices::List(flat.chunks(V::DIM).map(V::from_f64_slice).collect())
         }
-    }
-    named.into_py(py, V::DIM, |p| coords(*p).collect())
+        "Box" => ShapeVertices::Box(vec("half_extents")?),
+        "Segment" => ShapeVertices::Segment([vec("a")?, vec("b")?]),
+        "Triangle" => ShapeVertices::List(vec![vec("a")?, vec("b")?, vec("c")?]),
+        "Point" => ShapeVertices::List(vec![vec("at")?]),
+        "Sphere" | "Circle" => ShapeVertices::List(vec![V::zero()]),
+        "Capsule" => {
+            let h: f64 = param("half_height")?.extract()?;
+            let axis_z = param("axis")?.extract::<String>()? == "z";
+            let axis = if axis_z { 2 } else { 1 };
+            let end = |s: f64| V::from_fn(|k| V::Scalar::from_f64(if k == axis { s * h } else { 0.0 }));
+            ShapeVertices::Segment([end(-1.0), end(1.0)])
+        }
+        // The core of a rounded shape is the shape inside it.
+        "Rounded" => vertices_of(py, param("shape")?.cast::<Shape>()?.get())?,
+        "Posed" => {
+            let inner = vertices_of(py, param("shape")?.cast::<Shape>()?.get())?;
+            let pose = crate::query::one_pose::<V>(py, Some(&param("pose")?), "pose")?;
+            ShapeVertices::Posed(Box::new(inner), pose)
+        }
+        _ => ShapeVertices::None,
+    })
+}
+
+/// One shape's simplex as a Python object.
+fn side<V: Space>(py: Python<'_>, named: NamedSimplex<V>) -> PyResult<WitnessSimplex> {
+    into_py(named, py, V::DIM, |p| coords(*p).collect())
 }
 
 /// The distance of two convex shapes with both witness simplices: the answer of `answer::distance` (the same bits:
@@ -275,14 +133,12 @@ fn convex_pair<V: Space>(
     let what = "simplices=True";
     let (x, y) = (a.convex_of::<V>(what)?, b.convex_of::<V>(what)?);
     let (d, w): (Distance<V>, Witnesses<V>) = gjk::distance_with_witnesses(x.as_ref(), pa, y.as_ref(), pb, o);
-    let s = &d.simplex;
-    let len = s.len.min(w.len).min(V::DIM + 1);
     // The scale of the numbers the points went through (the pair frame, both poses): a vertex matches within a
     // few roundings of it.
     let scale = pa.translation.max_abs().max(pb.translation.max_abs());
-    let sa = side(py, &Vertices::of(py, a)?, pa, &w.points_a[..len], &s.weights[..len], scale)?;
-    let sb = side(py, &Vertices::of(py, b)?, pb, &w.points_b[..len], &s.weights[..len], scale)?;
-    Ok((Gap::of_convex(&d), sa, sb))
+    let (va, vb) = (vertices_of(py, a)?, vertices_of(py, b)?);
+    let (sa, sb) = name_simplices(&d, &w, (&va, pa), (&vb, pb), scale);
+    Ok((Gap::of_convex(&d), side(py, sa)?, side(py, sb)?))
 }
 
 /// The distance of any two bodies with both witness simplices. Two convex shapes: [`convex_pair`]. A pair with a
@@ -309,11 +165,8 @@ pub fn pair<V: Space>(
         let (run, w) = gjk::distance_with_witnesses(x, &la.pose, y, &lb.pose, &DistanceOptions::default());
         // The leaves alone tell the answer's story unless the answer is an overlap their run does not see.
         if run.intersecting == d.intersecting {
-            let len = run.simplex.len.min(w.len).min(V::DIM + 1);
-            let weights = &run.simplex.weights[..len];
-            let sa = side(py, &la.vertices, &la.pose, &w.points_a[..len], weights, scale)?;
-            let sb = side(py, &lb.vertices, &lb.pose, &w.points_b[..len], weights, scale)?;
-            return Ok((d, sa, sb));
+            let (sa, sb) = name_simplices(&run, &w, (&la.vertices, &la.pose), (&lb.vertices, &lb.pose), scale);
+            return Ok((d, side(py, sa)?, side(py, sb)?));
         }
     }
     // The answer's points are on the shapes, radii included; their cores' points lie a radius back along the
@@ -321,8 +174,8 @@ pub fn pair<V: Space>(
     let one = [V::Real::ONE];
     let core_a = d.point_a - d.normal * la.radius();
     let core_b = d.point_b + d.normal * lb.radius();
-    let sa = side(py, &la.vertices, &la.pose, &[core_a], &one, scale)?;
-    let sb = side(py, &lb.vertices, &lb.pose, &[core_b], &one, scale)?;
+    let sa = side(py, name_points(&la.vertices, &la.pose, &[core_a], &one, scale))?;
+    let sb = side(py, name_points(&lb.vertices, &lb.pose, &[core_b], &one, scale))?;
     Ok((d, sa, sb))
 }
 
@@ -330,7 +183,7 @@ pub fn pair<V: Space>(
 struct Leaf<V: Space> {
     shape: Option<LeafShape<V>>,
     pose: Iso<V>,
-    vertices: Vertices<V>,
+    vertices: ShapeVertices<V>,
 }
 
 enum LeafShape<V: Space> {
@@ -346,13 +199,13 @@ impl<V: Space> Leaf<V> {
         let pose = *pose;
         Ok(match body {
             Body::Convex(s) => {
-                Leaf { shape: Some(LeafShape::Convex(s.clone())), pose, vertices: Vertices::of(py, shape)? }
+                Leaf { shape: Some(LeafShape::Convex(s.clone())), pose, vertices: vertices_of(py, shape)? }
             }
-            Body::HalfSpace(_) => Leaf { shape: None, pose, vertices: Vertices::None },
+            Body::HalfSpace(_) => Leaf { shape: None, pose, vertices: ShapeVertices::None },
             Body::Mesh(m) => Leaf {
                 shape: part.map(|i| LeafShape::Facet(m.facet(i))),
                 pose,
-                vertices: Vertices::List(m.vertices().to_vec()),
+                vertices: ShapeVertices::List(m.vertices().to_vec()),
             },
             Body::HeightField(h) => {
                 // Sample (r, c) of the grid [rows, cols] sits at (c · dx, height, r · dz), numbered r · cols + c;
@@ -377,16 +230,20 @@ impl<V: Space> Leaf<V> {
                         V::from_fn(|k| V::Scalar::from_f64(at[k]))
                     })
                     .collect();
-                Leaf { shape: part.map(|i| LeafShape::Facet(h.triangle(i))), pose, vertices: Vertices::List(samples) }
+                Leaf {
+                    shape: part.map(|i| LeafShape::Facet(h.triangle(i))),
+                    pose,
+                    vertices: ShapeVertices::List(samples),
+                }
             }
             Body::Compound(c) => {
                 let Some((i, (s, part_pose))) = part.and_then(|i| Some((i as usize, c.parts().get(i as usize)?)))
                 else {
-                    return Ok(Leaf { shape: None, pose, vertices: Vertices::None });
+                    return Ok(Leaf { shape: None, pose, vertices: ShapeVertices::None });
                 };
                 let parts = shape.param(py, "parts").ok_or_else(|| PyValueError::new_err("no parts"))?;
                 let part_shape = parts.get_item(i)?;
-                let vertices = Vertices::of(py, part_shape.cast::<Shape>()?.get())?;
+                let vertices = vertices_of(py, part_shape.cast::<Shape>()?.get())?;
                 Leaf { shape: Some(LeafShape::Convex(s.clone())), pose: pose.compose(part_pose), vertices }
             }
         })
@@ -448,14 +305,14 @@ pub struct NdAnswer {
     pub iterations: u32,
     pub status: gjk::Status,
     pub error_bound: f64,
-    simplex_a: Named<Vec<f64>>,
-    simplex_b: Named<Vec<f64>>,
+    simplex_a: NamedSimplex<Vec<f64>>,
+    simplex_b: NamedSimplex<Vec<f64>>,
 }
 
 impl NdAnswer {
     /// The two simplices as Python objects (points [k, n]).
     pub fn simplices(self, py: Python<'_>, n: usize) -> PyResult<(WitnessSimplex, WitnessSimplex)> {
-        Ok((self.simplex_a.into_py(py, n, Clone::clone)?, self.simplex_b.into_py(py, n, Clone::clone)?))
+        Ok((into_py(self.simplex_a, py, n, Clone::clone)?, into_py(self.simplex_b, py, n, Clone::clone)?))
     }
 }
 
@@ -486,7 +343,7 @@ pub fn distance_nd(
         let d = nd::distance_with(&sa, &pad(ta), &sb, &pad(tb), o);
         let cut = |v: &VecN<M>| v.0[..n].to_vec();
         // A row of A (of B) that several vertices of A − B share is one point: their weights add up.
-        let (mut simplex_a, mut simplex_b) = (Named::new(), Named::new());
+        let (mut simplex_a, mut simplex_b) = (NamedSimplex::new(), NamedSimplex::new());
         for w in d.simplex.iter() {
             simplex_a.add(Some(w.index_a), cut(&w.point_a), w.weight);
             simplex_b.add(Some(w.index_b), cut(&w.point_b), w.weight);

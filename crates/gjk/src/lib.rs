@@ -31,6 +31,8 @@
 //!   tree with region queries and ray casts).
 //! * [`nd`] — GJK in any dimension ℝᴺ: distance and witness simplices of point sets, points, segments, balls.
 //! * [`trace`] — the observer hook that sees every step.
+//! * [`witness`] — which of a shape's input points hold a distance answer's witness points (box corners,
+//!   segment ends, a point set's rows), for front ends that report the witness simplices.
 //!
 //! ## Features
 //!
@@ -72,9 +74,11 @@ mod serde_impls;
 pub mod shape;
 pub mod simplex;
 pub mod trace;
+pub mod witness;
 
 pub use crate::epa::{penetration, penetration_with, Penetration};
 pub use crate::gjk::{
     distance, distance_with, distance_with_witnesses, intersection, intersects, Distance, DistanceOptions,
     Intersection, Status, WarmStart, WitnessSimplex, Witnesses,
 };
+pub use crate::witness::{NamedSimplex, ShapeVertices};
