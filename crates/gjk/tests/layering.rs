@@ -22,6 +22,7 @@ const ABOVE_MATH: &[&str] = &[
     "shape",
     "simplex",
     "trace",
+    "witness",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -8,22 +8,23 @@ use crate::math::{Real, Vector, Vector3};
 /// follow it cyclically so that the shadow's signed area has the sign of that normal component.
 pub fn triangle_projection<V: Vector3>(a: V, b: V, c: V) -> (V, usize, usize) {
     let n = triangle_normal(a, b, c);
-    let nn = n.length_squared();
-    let p0 = if nn >= V::Real::MIN_POSITIVE && nn.is_finite() {
-        n * (a.dot(n) / nn)
-    } else {
-        projection_with_scaled_normal(a, n)
-    };
+    let p0 = plane_foot(a, n);
     let k = (0..3).fold(0, |best, i| if n.get(i).abs() > n.get(best).abs() { i } else { best });
     (p0, (k + 1) % 3, (k + 2) % 3)
 }
 
-/// The origin's projection a·m m / |m|² onto the plane through `a` with normal n, m = n / max|nᵢ|: for a normal
-/// whose squared length leaves the precision's range. |n|² is the fourth power of the triangle's size, so in f32
-/// it overflows for edges past ~1e9 (a triangle of support points on a 1e10 disk: |n|² = ∞, the projection 0, and
-/// GJK called two cylinders 2e7 apart intersecting) and underflows for edges below ~1e-10. m's largest component
-/// is 1, so |m|² is between 1 and 3. Zero for a degenerate triangle (n = 0), as with the unscaled formula.
-pub(super) fn projection_with_scaled_normal<V: Vector>(a: V, n: V) -> V {
+/// The origin's projection a·n n / |n|² onto the plane through `a` with the (unnormalised) normal n.
+///
+/// Where |n|² leaves the precision's range the same projection is taken with m = n / max|nᵢ|, whose largest
+/// component is 1 (|m|² between 1 and 3). |n|² is the fourth power of the triangle's size, so in f32 it overflows
+/// for edges past ~1e9 (a triangle of support points on a 1e10 disk: |n|² = ∞, the projection 0, and GJK called
+/// two cylinders 2e7 apart intersecting) and underflows for edges below ~1e-10. In range the unscaled formula is
+/// kept, bit for bit. Zero for a degenerate triangle (n = 0).
+pub(super) fn plane_foot<V: Vector>(a: V, n: V) -> V {
+    let nn = n.length_squared();
+    if nn >= V::Real::MIN_POSITIVE && nn.is_finite() {
+        return n * (a.dot(n) / nn);
+    }
     let big = n.max_abs();
     if !(big > V::Real::ZERO && big.is_finite()) {
         return V::zero();

@@ -175,13 +175,7 @@ pub(crate) fn triangle<V: Vector>(a: V, b: V, c: V) -> Solved<V> {
         };
         let (u, w) = short(normal_long);
         let n = V::from_fn(|i| cross_component(u, w, i));
-        let nn = n.length_squared();
-        let p0 = if nn >= V::Real::MIN_POSITIVE && nn.is_finite() {
-            n * (a.dot(n) / nn)
-        } else {
-            // |n|² out of the precision's range (f32 edges past ~1e9 or below ~1e-10): through the scaled normal.
-            dim3::projection_with_scaled_normal(a, n)
-        };
+        let p0 = dim3::plane_foot(a, n);
         let (n0, n1, n2) = (n.get(0).abs(), n.get(1).abs(), n.get(2).abs());
         let (k01, n01) = if n1 > n0 { (1, n1) } else { (0, n0) };
         let k = if n2 > n01 { 2 } else { k01 };
