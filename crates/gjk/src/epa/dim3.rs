@@ -687,19 +687,16 @@ fn weights<V: Vector3>(p: [V; 3], x: V) -> [V::Real; 3] {
     let k = (1..3).fold(0, |m, i| if len(i) > len(m) { i } else { m });
     let (i, j) = ((k + 1) % 3, (k + 2) % 3);
     let (e1, e2, r) = (p[i] - p[k], p[j] - p[k], x - p[k]);
-    let mut n = e1.cross(e2);
-    let mut nn = n.length_squared();
-    if !(nn >= V::Real::MIN_POSITIVE && nn.is_finite()) {
-        // |n|² is the fourth power of the size and left the precision's range (f32 faces past ~1e9 or below
-        // ~1e-10): the same ratios with n scaled to a largest component of 1.
-        n = n * (V::Real::ONE / n.max_abs());
-        nn = n.dot(e1.cross(e2));
-    }
+    // |n|² is the fourth power of the size and leaves the precision's range for f32 faces past ~1e9 or below
+    // ~1e-10: the same ratios are then taken with m, n brought into range (in range m = n and m·n = |n|²).
+    let n = e1.cross(e2);
+    let (m, _) = n.in_square_range();
+    let nn = m.dot(n);
     if !(nn > V::Real::ZERO && nn.is_finite()) {
         return [V::Real::ONE / V::Real::from_f64(3.0); 3];
     }
-    let s = r.cross(e2).dot(n) / nn;
-    let t = e1.cross(r).dot(n) / nn;
+    let s = r.cross(e2).dot(m) / nn;
+    let t = e1.cross(r).dot(m) / nn;
     let mut out = [V::Real::ZERO; 3];
     (out[i], out[j], out[k]) = (s, t, V::Real::ONE - s - t);
     out

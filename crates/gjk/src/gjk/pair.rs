@@ -84,6 +84,9 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized> Pair<'
     /// costs more than the products save (2D f64 ellipses: +15 % instructions per query).
     #[inline(always)]
     pub fn support(&mut self, dir: V) -> DiffVertex<V> {
+        // Unframed, the columns are zero (a rotation's never are, NaN ones included): every B point would sit at
+        // B's origin.
+        debug_assert!(!is_origin(self.cols[0]), "Pair::frame must be called before Pair::support");
         let a = self.a.support_hinted(dir, &mut self.hint_a);
         // −dir in B's frame: the transposed matrix, one column's dot product per coordinate.
         let back = -dir;

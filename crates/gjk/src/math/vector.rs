@@ -55,23 +55,41 @@ pub trait Vector:
     fn length(self) -> Self::Real {
         self.dot(self).sqrt()
     }
-    /// Unit vector in the same direction, or zero for a zero (or non-finite) vector.
+    /// The vector with its squared length in the precision's range: `(self, |self|²)` when |self|² is a positive
+    /// normal number, else `(m, |m|²)` with m = self / max|selfᵢ|, whose largest component is 1 (|m|² between 1 and
+    /// DIM), or `(0, 0)` for a zero or non-finite vector.
     ///
-    /// A vector whose squared length leaves the precision's range (in f32: components past ~1e19, as the cross
-    /// product of two 1e10 edges has, or below ~1e-19) is first scaled to a largest component of 1, so it still
-    /// has a direction; elsewhere the result is |v|⁻¹ v as computed directly.
+    /// A cross product's squared length is the fourth power of the size: in f32 it overflows for edges past ~1e9
+    /// and underflows below ~1e-10, where a normal, a projection or a normalisation computed from |n|² comes out 0.
+    /// Whatever divides by |n|² takes it from here: m has n's direction, and in range the numbers are n's own, bit
+    /// for bit.
     #[inline]
-    fn normalize_or_zero(self) -> Self {
+    fn in_square_range(self) -> (Self, Self::Real) {
         let len2 = self.length_squared();
         if len2 >= Self::Real::MIN_POSITIVE && len2.is_finite() {
-            return self * (Self::Real::ONE / len2.sqrt());
+            return (self, len2);
         }
         let big = self.max_abs();
         if !(big > Self::Real::ZERO && big.is_finite()) {
-            return Self::zero();
+            return (Self::zero(), Self::Real::ZERO);
         }
         let m = self * (Self::Real::ONE / big);
-        m * (Self::Real::ONE / m.length())
+        (m, m.length_squared())
+    }
+    /// Unit vector in the same direction, or zero for a zero (or non-finite) vector.
+    ///
+    /// A vector whose squared length leaves the precision's range (in f32: components past ~1e19, as the cross
+    /// product of two 1e10 edges has, or below ~1e-19) is first scaled to a largest component of 1
+    /// ([`Vector::in_square_range`]), so it still has a direction; elsewhere the result is |v|⁻¹ v as computed
+    /// directly.
+    #[inline]
+    fn normalize_or_zero(self) -> Self {
+        let (m, mm) = self.in_square_range();
+        if mm > Self::Real::ZERO {
+            m * (Self::Real::ONE / mm.sqrt())
+        } else {
+            Self::zero()
+        }
     }
     /// Componentwise product.
     #[inline]

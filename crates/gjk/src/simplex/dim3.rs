@@ -15,22 +15,17 @@ pub fn triangle_projection<V: Vector3>(a: V, b: V, c: V) -> (V, usize, usize) {
 
 /// The origin's projection a·n n / |n|² onto the plane through `a` with the (unnormalised) normal n.
 ///
-/// Where |n|² leaves the precision's range the same projection is taken with m = n / max|nᵢ|, whose largest
-/// component is 1 (|m|² between 1 and 3). |n|² is the fourth power of the triangle's size, so in f32 it overflows
-/// for edges past ~1e9 (a triangle of support points on a 1e10 disk: |n|² = ∞, the projection 0, and GJK called
-/// two cylinders 2e7 apart intersecting) and underflows for edges below ~1e-10. In range the unscaled formula is
-/// kept, bit for bit. Zero for a degenerate triangle (n = 0).
+/// |n|² is the fourth power of the triangle's size, so in f32 it overflows for edges past ~1e9 (a triangle of
+/// support points on a 1e10 disk: |n|² = ∞, the projection 0, and GJK called two cylinders 2e7 apart intersecting)
+/// and underflows for edges below ~1e-10: the projection is taken with n brought into range
+/// ([`Vector::in_square_range`]; in range the unscaled formula, bit for bit). Zero for a degenerate triangle (n = 0).
 pub(super) fn plane_foot<V: Vector>(a: V, n: V) -> V {
-    let nn = n.length_squared();
-    if nn >= V::Real::MIN_POSITIVE && nn.is_finite() {
-        return n * (a.dot(n) / nn);
+    let (m, mm) = n.in_square_range();
+    if mm > V::Real::ZERO {
+        m * (a.dot(m) / mm)
+    } else {
+        V::zero()
     }
-    let big = n.max_abs();
-    if !(big > V::Real::ZERO && big.is_finite()) {
-        return V::zero();
-    }
-    let m = n * (V::Real::ONE / big);
-    m * (a.dot(m) / m.length_squared())
 }
 
 /// The (unnormalised) normal (b − a) × (c − a), computed as the cross product of the two shortest edges: on a thin
