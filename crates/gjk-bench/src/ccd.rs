@@ -135,21 +135,21 @@ mod imp {
         out.v = o.pose.transform_point(o.shape.center()).to_array();
     }
 
-    /// libccd's settings for a pair of shapes of type `S` (`CCD_INIT`'s defaults, with an iteration cap).
-    pub struct Ccd<S> {
+    /// libccd's settings for a pair of shapes of types `A` and `B` (`CCD_INIT`'s defaults, with an iteration cap).
+    pub struct Ccd<A, B = A> {
         cfg: CcdT,
-        _shape: PhantomData<fn(&S)>,
+        _shape: PhantomData<fn(&A, &B)>,
     }
 
-    impl<S: SupportMap<DVec3>> Default for Ccd<S> {
+    impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Default for Ccd<A, B> {
         fn default() -> Self {
             Self {
                 cfg: CcdT {
                     first_dir: Some(ccdFirstDirDefault),
-                    support1: Some(support::<S>),
-                    support2: Some(support::<S>),
-                    center1: Some(center::<S>),
-                    center2: Some(center::<S>),
+                    support1: Some(support::<A>),
+                    support2: Some(support::<B>),
+                    center1: Some(center::<A>),
+                    center2: Some(center::<B>),
                     // CCD_INIT has no cap (ULONG_MAX); a cap keeps a degenerate case from hanging the benchmark.
                     max_iterations: 1000,
                     epa_tolerance: 1e-4,
@@ -172,9 +172,9 @@ mod imp {
         pub pos: DVec3,
     }
 
-    impl<S: SupportMap<DVec3>> Ccd<S> {
+    impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Ccd<A, B> {
         /// `ccdGJKIntersect`.
-        pub fn gjk_intersect(&self, a: &Object<'_, S>, b: &Object<'_, S>) -> bool {
+        pub fn gjk_intersect(&self, a: &Object<'_, A>, b: &Object<'_, B>) -> bool {
             a.hint.set(0);
             b.hint.set(0);
             // SAFETY: both objects and the settings outlive the call; the callbacks match the objects' type.
@@ -182,7 +182,7 @@ mod imp {
         }
 
         /// `ccdMPRIntersect`.
-        pub fn mpr_intersect(&self, a: &Object<'_, S>, b: &Object<'_, S>) -> bool {
+        pub fn mpr_intersect(&self, a: &Object<'_, A>, b: &Object<'_, B>) -> bool {
             a.hint.set(0);
             b.hint.set(0);
             // SAFETY: as above.
@@ -190,7 +190,7 @@ mod imp {
         }
 
         /// `ccdGJKPenetration` (GJK then EPA); `None` when the shapes do not overlap.
-        pub fn gjk_penetration(&self, a: &Object<'_, S>, b: &Object<'_, S>) -> Option<CcdPenetration> {
+        pub fn gjk_penetration(&self, a: &Object<'_, A>, b: &Object<'_, B>) -> Option<CcdPenetration> {
             a.hint.set(0);
             b.hint.set(0);
             let (mut depth, mut dir, mut pos) = (0.0, CcdVec3::default(), CcdVec3::default());
@@ -200,7 +200,7 @@ mod imp {
         }
 
         /// `ccdMPRPenetration`; `None` when the shapes do not overlap.
-        pub fn mpr_penetration(&self, a: &Object<'_, S>, b: &Object<'_, S>) -> Option<CcdPenetration> {
+        pub fn mpr_penetration(&self, a: &Object<'_, A>, b: &Object<'_, B>) -> Option<CcdPenetration> {
             a.hint.set(0);
             b.hint.set(0);
             let (mut depth, mut dir, mut pos) = (0.0, CcdVec3::default(), CcdVec3::default());
@@ -219,7 +219,11 @@ mod imp {
 
     impl Visitor<DVec3> for Runners {
         type Out = Vec<(Regime, Query, Who, Runner)>;
-        fn visit<S: SupportMap<DVec3> + Send + Sync + 'static>(self, a: S, b: S) -> Self::Out {
+        fn visit<A, B>(self, a: A, b: B) -> Self::Out
+        where
+            A: SupportMap<DVec3> + Send + Sync + 'static,
+            B: SupportMap<DVec3> + Send + Sync + 'static,
+        {
             let shapes = Arc::new((a, b));
             let mut out = Vec::new();
             for (regime, poses) in self.sets {
@@ -230,7 +234,7 @@ mod imp {
                     (Query::Contact, Who::CcdMpr),
                 ] {
                     let (shapes, poses) = (shapes.clone(), poses.clone());
-                    let ccd = Ccd::<S>::default();
+                    let ccd = Ccd::<A, B>::default();
                     let run: Runner = Box::new(move || {
                         for (pa, pb) in poses.iter() {
                             let (oa, ob) = (Object::new(&shapes.0, *pa), Object::new(&shapes.1, *pb));
