@@ -33,8 +33,22 @@ fn tight<R: Real>() -> DistanceOptions<R> {
     DistanceOptions { max_iterations: 4096, tolerance: R::ZERO, max_distance: None }
 }
 
+/// A's and B's support points (world, relative to A's position: the poses' translations are subtracted first, as
+/// the library's queries do) along the unit world direction `n` and against it.
+fn supports<M: Vector, A: SupportMap<M> + ?Sized, B: SupportMap<M> + ?Sized>(
+    a: &A,
+    pa: &Iso<M>,
+    b: &B,
+    pb: &Iso<M>,
+    n: M,
+) -> (M, M) {
+    let sa = pa.transform_vector(support_full(a, pa.inverse_transform_vector(n)));
+    let sb = pb.transform_vector(support_full(b, pb.inverse_transform_vector(-n)));
+    (sa, (pb.translation - pa.translation) + sb)
+}
+
 /// g(n): the signed gap of the slab between A and B along the unit world direction `n` (a lower bound of the
-/// signed distance). The poses' translations are subtracted first, as the library's queries do.
+/// signed distance).
 pub fn slab_gap<M: Vector, A: SupportMap<M> + ?Sized, B: SupportMap<M> + ?Sized>(
     a: &A,
     pa: &Iso<M>,
@@ -42,9 +56,8 @@ pub fn slab_gap<M: Vector, A: SupportMap<M> + ?Sized, B: SupportMap<M> + ?Sized>
     pb: &Iso<M>,
     n: M,
 ) -> f64 {
-    let sa = pa.transform_vector(support_full(a, pa.inverse_transform_vector(n)));
-    let sb = pb.transform_vector(support_full(b, pb.inverse_transform_vector(-n)));
-    (n.dot(pb.translation - pa.translation) + n.dot(sb) - n.dot(sa)).to_f64()
+    let (sa, sb) = supports(a, pa, b, pb, n);
+    (n.dot(sb) - n.dot(sa)).to_f64()
 }
 
 /// Unit tangents of the sphere at `n` (one in 2D, two in 3D), as f64 triples.
@@ -66,8 +79,8 @@ fn tangents(n: [f64; 3], dim: usize) -> Vec<[f64; 3]> {
     vec![t1, unit(cross(n, t1))]
 }
 
-/// The largest g over the sphere found by a pattern search from `n0` (unit), with its value.
-fn refine<M: Vector>(g: impl Fn(M) -> f64, n0: M) -> f64 {
+/// The largest g over the sphere found by a pattern search from `n0` (unit): its value and direction.
+fn refine<M: Vector>(g: impl Fn(M) -> f64, n0: M) -> (f64, M) {
     let to3 = |v: M| {
         let a = v.to_f64_array();
         [a[0], a[1], if M::DIM == 3 { a[2] } else { 0.0 }]
@@ -98,7 +111,7 @@ fn refine<M: Vector>(g: impl Fn(M) -> f64, n0: M) -> f64 {
         }
         step *= 0.25;
     }
-    best
+    (best, n)
 }
 
 /// The reference signed distance of A at `pa` and B at `pb` (f64 shapes and poses).
@@ -111,12 +124,15 @@ where
     let g = |n: M| slab_gap(a, pa, b, pb, n);
     let d = gjk::distance_with(a, pa, b, pb, &tight(), None, &mut ());
     if !d.intersecting && d.normal.length() > M::Real::ZERO {
-        let lower = refine(g, d.normal);
-        let upper = (d.point_b - d.point_a).length().to_f64();
+        let (lower, n) = refine(g, d.normal);
+        // Two upper bounds, distances between points of the shapes: the tight run's closest points, and the
+        // support points along the best direction (the closest points themselves on strictly convex shapes).
+        let (sa, sb) = supports(a, pa, b, pb, n);
+        let upper = (d.point_b - d.point_a).length().to_f64().min((sb - sa).length().to_f64());
         return Reference { value: lower, bracket: Some(upper - lower) };
     }
     let p = gjk::penetration_with(a, pa, b, pb, &tight(), &mut ());
-    Reference { value: refine(g, p.normal), bracket: None }
+    Reference { value: refine(g, p.normal).0, bracket: None }
 }
 
 /// The references of every configuration of a pair in space `V`: on the specs and poses rounded to `V`.

@@ -195,10 +195,8 @@ fn real<V: Vector>(x: f64) -> V::Real {
     <V::Real as Real>::from_f64(x)
 }
 
-/// [`Space::visit`] for the 3D spaces: a pair of one family, or one of the mixed pairs ([`crate::mixed`]).
+/// [`Space::visit`] for the 3D spaces: the 3D-only families, then the pairs common to 2D and 3D.
 fn visit3<V: Space + Vector3, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Master>, vis: Vis) -> Vis::Out {
-    let hidden_box = |h: &V::Master| Hidden(Cuboid::new(V::point(*h)).unwrap());
-    let hidden_capsule = |h: f64, r: f64| Hidden(Capsule::new(real::<V>(h), real::<V>(r)).unwrap());
     match (a, b) {
         (Spec::Cylinder(ha, ra), Spec::Cylinder(hb, rb)) => vis.visit(
             Cylinder::new(real::<V>(*ha), real::<V>(*ra)).unwrap(),
@@ -211,6 +209,15 @@ fn visit3<V: Space + Vector3, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::
         (Spec::Ellipsoid(ra), Spec::Ellipsoid(rb)) => {
             vis.visit(Ellipsoid::new(V::point(*ra)).unwrap(), Ellipsoid::new(V::point(*rb)).unwrap())
         }
+        _ => same_family::<V, Vis>(a, b, vis),
+    }
+}
+
+/// Two shapes of one family of the shapes common to 2D and 3D, or a mixed pair of them.
+fn same_family<V: Space, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Master>, vis: Vis) -> Vis::Out {
+    let hidden_box = |h: &V::Master| Hidden(Cuboid::new(V::point(*h)).unwrap());
+    let hidden_capsule = |h: f64, r: f64| Hidden(Capsule::new(real::<V>(h), real::<V>(r)).unwrap());
+    match (a, b) {
         (Spec::Ball(r), Spec::Hidden(h)) => {
             let ball = Ball::new(real::<V>(*r)).unwrap();
             match &**h {
@@ -229,13 +236,6 @@ fn visit3<V: Space + Vector3, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::
         (Spec::Capsule(hh, rr), Spec::Hull(pts)) => {
             vis.visit(Capsule::new(real::<V>(*hh), real::<V>(*rr)).unwrap(), hull::<V>(pts))
         }
-        _ => same_family::<V, Vis>(a, b, vis),
-    }
-}
-
-/// Two shapes of one family of the shapes common to 2D and 3D.
-fn same_family<V: Space, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Master>, vis: Vis) -> Vis::Out {
-    match (a, b) {
         (Spec::Ball(ra), Spec::Ball(rb)) => {
             vis.visit(Ball::new(real::<V>(*ra)).unwrap(), Ball::new(real::<V>(*rb)).unwrap())
         }
@@ -251,7 +251,7 @@ fn same_family<V: Space, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Maste
     }
 }
 
-/// [`Space::visit`] for the 2D spaces (no cylinder, cone, ellipsoid or mixed pair).
+/// [`Space::visit`] for the 2D spaces (no cylinder, cone or ellipsoid).
 fn visit2<V: Space + Vector2, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Master>, vis: Vis) -> Vis::Out {
     same_family::<V, Vis>(a, b, vis)
 }
@@ -279,7 +279,9 @@ macro_rules! space3 {
                 let p = <$v>::pose(m);
                 let q = p.rotation;
                 let f = |x: $r| Real::to_f64(x);
-                Iso::new(DQuat::from_xyzw(f(q.x), f(q.y), f(q.z), f(q.w)), back::<$v>(p.translation))
+                // Normalised in f64: the rounded quaternion is a rotation only up to its rounding.
+                let rot = DQuat::from_xyzw(f(q.x), f(q.y), f(q.z), f(q.w)).normalize();
+                Iso::new(rot, back::<$v>(p.translation))
             }
             fn parry_pose(m: &Iso<DVec3>) -> Self::PPose {
                 let p = <$v>::pose(m);
@@ -378,7 +380,9 @@ macro_rules! space2 {
             fn pose_rounded(m: &Iso<DVec2>) -> Iso<DVec2> {
                 let p = <$v>::pose(m);
                 let f = |x: $r| Real::to_f64(x);
-                Iso::new(Rot2 { cos: f(p.rotation.cos), sin: f(p.rotation.sin) }, back::<$v>(p.translation))
+                let (c, s) = (f(p.rotation.cos), f(p.rotation.sin));
+                let l = (c * c + s * s).sqrt();
+                Iso::new(Rot2 { cos: c / l, sin: s / l }, back::<$v>(p.translation))
             }
             fn parry_pose(m: &Iso<DVec2>) -> Self::PPose {
                 let p = <$v>::pose(m);

@@ -128,6 +128,11 @@ fn shadow_pairs_share_their_base_pairs_poses() {
     let shadow = workload3(Kind::Mixed(Mixed::SphereBoxGjk), Regime::Touching, 3);
     assert_eq!(base.poses, shadow.poses);
     assert_ne!(base.spec_b, shadow.spec_b);
+    // The 2D mixed pairs, each with parry's check.
+    for m in crate::mixed::MIXED {
+        let w = workload2(Kind::Mixed(m), Regime::Penetrating, 2);
+        assert!(w.parry_checked && w.check().parry_outside == 0, "{}", m.name());
+    }
 }
 
 /// Two unit spheres: the signed distance is |c| − 2 in closed form.
