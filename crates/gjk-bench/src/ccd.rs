@@ -41,7 +41,7 @@ mod imp {
     use gjk::math::{DVec3, Iso};
     use gjk::shape::SupportMap;
 
-    use crate::cells::{Cell, Contender, Query, Runner, Who};
+    use crate::cells::{Answers, Cell, Contender, Query, Runner, Who};
     use crate::space::{Space, Visitor};
     use crate::workload::{Regime, Workload};
 
@@ -217,8 +217,12 @@ mod imp {
         sets: Vec<(Regime, Poses)>,
     }
 
+    /// One of libccd's runners: regime, query, whose, the runner, and its answers when they can be checked
+    /// (intersection verdicts; contact depths of penetrating pairs, the only ones it measures).
+    type CcdRunner = (Regime, Query, Who, Runner, Option<Answers>);
+
     impl Visitor<DVec3> for Runners {
-        type Out = Vec<(Regime, Query, Who, Runner)>;
+        type Out = Vec<CcdRunner>;
         fn visit<A, B>(self, a: A, b: B) -> Self::Out
         where
             A: SupportMap<DVec3> + Send + Sync + 'static,
@@ -233,8 +237,9 @@ mod imp {
                     (Query::Contact, Who::CcdGjk),
                     (Query::Contact, Who::CcdMpr),
                 ] {
-                    let (shapes, poses) = (shapes.clone(), poses.clone());
                     let ccd = Ccd::<A, B>::default();
+                    let answers = answers(&ccd, &shapes, &poses, q, who, regime);
+                    let (shapes, poses) = (shapes.clone(), poses.clone());
                     let run: Runner = Box::new(move || {
                         for (pa, pb) in poses.iter() {
                             let (oa, ob) = (Object::new(&shapes.0, *pa), Object::new(&shapes.1, *pb));
@@ -246,10 +251,39 @@ mod imp {
                             };
                         }
                     });
-                    out.push((regime, q, who, run));
+                    out.push((regime, q, who, run, answers));
                 }
             }
             out
+        }
+    }
+
+    /// libccd's answers of a runner, run once untimed: verdicts, or minus the depths of penetrating pairs (a
+    /// missing contact counts as infinitely wrong); `None` for contact on pairs apart (it answers 'no contact').
+    fn answers<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
+        ccd: &Ccd<A, B>,
+        shapes: &(A, B),
+        poses: &Poses,
+        q: Query,
+        who: Who,
+        regime: Regime,
+    ) -> Option<Answers> {
+        let objects = |(pa, pb): &(Iso<DVec3>, Iso<DVec3>)| (Object::new(&shapes.0, *pa), Object::new(&shapes.1, *pb));
+        let depth = |p: Option<CcdPenetration>| p.map_or(f64::INFINITY, |p| -p.depth);
+        match (q, who) {
+            (Query::Intersect, Who::CcdGjk) => {
+                Some(Answers::Verdicts(poses.iter().map(&objects).map(|(a, b)| ccd.gjk_intersect(&a, &b)).collect()))
+            }
+            (Query::Intersect, _) => {
+                Some(Answers::Verdicts(poses.iter().map(&objects).map(|(a, b)| ccd.mpr_intersect(&a, &b)).collect()))
+            }
+            _ if regime != Regime::Penetrating => None,
+            (_, Who::CcdGjk) => Some(Answers::Signed(
+                poses.iter().map(&objects).map(|(a, b)| depth(ccd.gjk_penetration(&a, &b))).collect(),
+            )),
+            _ => Some(Answers::Signed(
+                poses.iter().map(&objects).map(|(a, b)| depth(ccd.mpr_penetration(&a, &b))).collect(),
+            )),
         }
     }
 
@@ -261,9 +295,12 @@ mod imp {
             let of_kind: Vec<_> = workloads.iter().filter(|w| w.kind == kind).collect();
             let sets = of_kind.iter().map(|w| (w.regime, w.poses.iter().copied().collect())).collect();
             let runners = DVec3::visit(&of_kind[0].spec_a, &of_kind[0].spec_b, Runners { sets });
-            for (regime, query, who, run) in runners {
+            for (regime, query, who, run, answers) in runners {
                 let cell = cells.iter_mut().find(|c| c.kind == kind && c.regime == regime && c.query == query);
                 if let Some(cell) = cell {
+                    if let Some(a) = answers {
+                        cell.accuracy.push((who, a.accuracy(&cell.references)));
+                    }
                     cell.contenders.push(Contender { who, run });
                 }
             }

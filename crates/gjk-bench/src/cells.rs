@@ -95,6 +95,8 @@ pub struct Cell {
     pub accuracy: Vec<(Who, Accuracy)>,
     /// The largest certified bracket of the cell's references relative to them (upper − lower, apart pairs only).
     pub reference_bracket: Option<f64>,
+    /// The reference of each configuration (for contenders added later: libccd's).
+    pub references: Vec<Reference>,
     /// The runners.
     pub contenders: Vec<Contender>,
 }
@@ -310,6 +312,7 @@ pub fn family_cells<V: Space>(workloads: &[Arc<Workload<V::Master>>]) -> Vec<Cel
                 iterations,
                 accuracy,
                 reference_bracket,
+                references: refs.clone(),
                 contenders,
             }
         })

@@ -115,6 +115,9 @@ fn new_families_hit_their_regimes_for_both_libraries() {
             assert_eq!(c.parry_outside, 0, "{} {}: {c:?}", kind.name(), regime.name());
         }
     }
+    // The big hull (two configurations, one regime: its hulls are slow to build in the test profile).
+    let w = workload3(Kind::Hull(8192), Regime::Touching, 2);
+    assert!(w.parry_checked && w.check().parry_outside == 0, "{:?}", w.check());
     // The ellipsoid has no parry shape: ours alone places it.
     let w = workload3(Kind::Ellipsoid, Regime::Touching, 4);
     assert!(!w.parry_checked && w.check().parry_outside == 0);
@@ -258,5 +261,33 @@ fn cells_report_accuracy() {
     }
     for cell in family_cells::<DVec3>(&w[3..]) {
         assert_eq!(cell.accuracy.iter().map(|a| a.0).collect::<Vec<_>>(), vec![Who::Ours], "{}", cell.id());
+    }
+}
+
+/// libccd's answers are checked against the references too: its verdicts on boxes are right, its GJK + EPA depths
+/// are close to the reference (its EPA tolerance is 1e-4), and its MPR depths are sane: MPR measures the depth
+/// along the direction of the portal it finds, not the least one, so it overestimates (3 % here).
+#[cfg(has_libccd)]
+#[test]
+fn libccd_accuracy_is_reported() {
+    use crate::accuracy::Accuracy;
+    use crate::cells::Query;
+    let w = all(&[Kind::Box], 4, workload3);
+    let mut cells = family_cells::<DVec3>(&w);
+    crate::ccd::add_contenders(&mut cells, &w);
+    for cell in &cells {
+        let ccd: Vec<_> = cell.accuracy.iter().filter(|a| matches!(a.0, Who::CcdGjk | Who::CcdMpr)).collect();
+        let checked =
+            cell.query == Query::Intersect || (cell.query == Query::Contact && cell.regime == Regime::Penetrating);
+        assert_eq!(ccd.len(), if checked { 2 } else { 0 }, "{}", cell.id());
+        for (who, a) in ccd {
+            match a {
+                Accuracy::Wrong(n, _) => assert_eq!(*n, 0, "{} {}", cell.id(), who.name()),
+                Accuracy::Relative(x) => {
+                    let limit = if *who == Who::CcdGjk { 1e-2 } else { 0.5 };
+                    assert!(*x < limit, "{} {}: {x}", cell.id(), who.name())
+                }
+            }
+        }
     }
 }

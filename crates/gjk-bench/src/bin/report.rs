@@ -444,7 +444,8 @@ fn write_report(
          apart, that run's closest points (points of the shapes) bound the distance from above: `ref bracket` is \
          the largest (upper − lower) / reference of the cell, so errors below it are not resolved. The reference is \
          exact to about 1e-16 absolute (the rounding of one support evaluation), i.e. ~1e-12 relative on the \
-         nearly-touching gaps of 1e-4. An f32 answer cannot beat its own rounding: ~6e-8 of the unit-size \
+         nearly-touching gaps of 1e-4. libccd's errors: its verdicts, and its depths on penetrating pairs only \
+         (elsewhere it answers 'no contact'). An f32 answer cannot beat its own rounding: ~6e-8 of the unit-size \
          coordinates, i.e. ~1e-3 of a 1e-4 gap. Cells without a parry shape (the ellipsoid; parry2d's f32 \
          `ConvexPolygon::from_convex_hull` where it builds none) show `–` in parry's columns and no ratio.\n\
          - **Regimes** (seed fixed): *separated* gap 0.5–1.5; *nearly touching* gap 1e-4–1e-3; *penetrating* depth \
@@ -605,8 +606,8 @@ fn write_report(
             let _ = writeln!(
                 w,
                 "| pair | regime | query | ours | parry | ours/parry | libccd GJK | libccd MPR | ours/MPR | iters | ours err \
-                 | parry err | ref bracket |\n\
-                 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+                 | parry err | ref bracket | libccd GJK err | libccd MPR err |\n\
+                 | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
             );
         } else {
             let _ = writeln!(
@@ -637,13 +638,17 @@ fn write_report(
                 );
             }
             let bracket = m.reference_bracket.map_or("–".into(), |b| format!("{b:.0e}"));
-            let _ = writeln!(
+            let _ = write!(
                 w,
                 " {:.1} | {} | {} | {bracket} |",
                 m.iterations,
                 m.accuracy(Who::Ours),
                 m.accuracy(Who::Parry)
             );
+            if ccd {
+                let _ = write!(w, " {} | {} |", m.accuracy(Who::CcdGjk), m.accuracy(Who::CcdMpr));
+            }
+            let _ = writeln!(w);
         }
         let _ = writeln!(w);
     }
