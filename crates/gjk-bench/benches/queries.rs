@@ -1,5 +1,5 @@
 //! `cargo bench -p gjk-bench [-- FILTER]`: every cell of the report under criterion (ours, parry and, when it is
-//! linked, libccd on the same pairs), the mixed pairs (`-- sphere-box`, `-- sphere-capsule`), plus the support-function crossover (`-- support`) and the batch speed-up
+//! linked, libccd on the same pairs), the mixed pairs among them (`-- sphere-box`, `-- box-hull32`), plus the support-function crossover (`-- support`) and the batch speed-up
 //! (`-- batch`). Ids: `3D-f64/hull256/penetrating/contact/ours`, `support/3D-f64/256/warm-climb`, `batch/1-thread`.
 //!
 //! One iteration of a query bench answers all the cell's configurations (throughput: configurations per second).
@@ -26,18 +26,6 @@ fn queries(c: &mut Criterion) {
     let w2 = workload::all(&KINDS_2D, PAIRS, workload::workload2);
     for mut cell in all_cells(&w3, &w2) {
         let mut g = c.benchmark_group(cell.id());
-        g.throughput(Throughput::Elements(cell.pairs as u64));
-        for con in &mut cell.contenders {
-            g.bench_function(con.who.name(), |b| b.iter(|| (con.run)()));
-        }
-        g.finish();
-    }
-}
-
-/// The mixed pairs (sphere–box, sphere–capsule): ids `3D-f64/sphere-box/separated/distance/ours`.
-fn mixed(c: &mut Criterion) {
-    for mut cell in gjk_bench::mixed::all_mixed_cells() {
-        let mut g = c.benchmark_group(cell.id.clone());
         g.throughput(Throughput::Elements(cell.pairs as u64));
         for con in &mut cell.contenders {
             g.bench_function(con.who.name(), |b| b.iter(|| (con.run)()));
@@ -107,6 +95,6 @@ criterion_group! {
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1))
         .sample_size(20);
-    targets = queries, mixed, support_crossover, batch
+    targets = queries, support_crossover, batch
 }
 criterion_main!(benches);

@@ -42,7 +42,11 @@ struct Boxed;
 
 impl Visitor<DVec3> for Boxed {
     type Out = (DynShape, DynShape);
-    fn visit<S: SupportMap<DVec3> + Send + Sync + 'static>(self, a: S, b: S) -> Self::Out {
+    fn visit<A, B>(self, a: A, b: B) -> Self::Out
+    where
+        A: SupportMap<DVec3> + Send + Sync + 'static,
+        B: SupportMap<DVec3> + Send + Sync + 'static,
+    {
         (Box::new(a), Box::new(b))
     }
 }

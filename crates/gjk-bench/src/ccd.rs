@@ -41,7 +41,7 @@ mod imp {
     use gjk::math::{DVec3, Iso};
     use gjk::shape::SupportMap;
 
-    use crate::cells::{Cell, Contender, Query, Runner, Who};
+    use crate::cells::{Answers, Cell, Contender, Query, Runner, Who};
     use crate::space::{Space, Visitor};
     use crate::workload::{Regime, Workload};
 
@@ -135,21 +135,21 @@ mod imp {
         out.v = o.pose.transform_point(o.shape.center()).to_array();
     }
 
-    /// libccd's settings for a pair of shapes of type `S` (`CCD_INIT`'s defaults, with an iteration cap).
-    pub struct Ccd<S> {
+    /// libccd's settings for a pair of shapes of types `A` and `B` (`CCD_INIT`'s defaults, with an iteration cap).
+    pub struct Ccd<A, B = A> {
         cfg: CcdT,
-        _shape: PhantomData<fn(&S)>,
+        _shape: PhantomData<fn(&A, &B)>,
     }
 
-    impl<S: SupportMap<DVec3>> Default for Ccd<S> {
+    impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Default for Ccd<A, B> {
         fn default() -> Self {
             Self {
                 cfg: CcdT {
                     first_dir: Some(ccdFirstDirDefault),
-                    support1: Some(support::<S>),
-                    support2: Some(support::<S>),
-                    center1: Some(center::<S>),
-                    center2: Some(center::<S>),
+                    support1: Some(support::<A>),
+                    support2: Some(support::<B>),
+                    center1: Some(center::<A>),
+                    center2: Some(center::<B>),
                     // CCD_INIT has no cap (ULONG_MAX); a cap keeps a degenerate case from hanging the benchmark.
                     max_iterations: 1000,
                     epa_tolerance: 1e-4,
@@ -172,9 +172,9 @@ mod imp {
         pub pos: DVec3,
     }
 
-    impl<S: SupportMap<DVec3>> Ccd<S> {
+    impl<A: SupportMap<DVec3>, B: SupportMap<DVec3>> Ccd<A, B> {
         /// `ccdGJKIntersect`.
-        pub fn gjk_intersect(&self, a: &Object<'_, S>, b: &Object<'_, S>) -> bool {
+        pub fn gjk_intersect(&self, a: &Object<'_, A>, b: &Object<'_, B>) -> bool {
             a.hint.set(0);
             b.hint.set(0);
             // SAFETY: both objects and the settings outlive the call; the callbacks match the objects' type.
@@ -182,7 +182,7 @@ mod imp {
         }
 
         /// `ccdMPRIntersect`.
-        pub fn mpr_intersect(&self, a: &Object<'_, S>, b: &Object<'_, S>) -> bool {
+        pub fn mpr_intersect(&self, a: &Object<'_, A>, b: &Object<'_, B>) -> bool {
             a.hint.set(0);
             b.hint.set(0);
             // SAFETY: as above.
@@ -190,7 +190,7 @@ mod imp {
         }
 
         /// `ccdGJKPenetration` (GJK then EPA); `None` when the shapes do not overlap.
-        pub fn gjk_penetration(&self, a: &Object<'_, S>, b: &Object<'_, S>) -> Option<CcdPenetration> {
+        pub fn gjk_penetration(&self, a: &Object<'_, A>, b: &Object<'_, B>) -> Option<CcdPenetration> {
             a.hint.set(0);
             b.hint.set(0);
             let (mut depth, mut dir, mut pos) = (0.0, CcdVec3::default(), CcdVec3::default());
@@ -200,7 +200,7 @@ mod imp {
         }
 
         /// `ccdMPRPenetration`; `None` when the shapes do not overlap.
-        pub fn mpr_penetration(&self, a: &Object<'_, S>, b: &Object<'_, S>) -> Option<CcdPenetration> {
+        pub fn mpr_penetration(&self, a: &Object<'_, A>, b: &Object<'_, B>) -> Option<CcdPenetration> {
             a.hint.set(0);
             b.hint.set(0);
             let (mut depth, mut dir, mut pos) = (0.0, CcdVec3::default(), CcdVec3::default());
@@ -217,9 +217,17 @@ mod imp {
         sets: Vec<(Regime, Poses)>,
     }
 
+    /// One of libccd's runners: regime, query, whose, the runner, and its answers when they can be checked
+    /// (intersection verdicts; contact depths of penetrating pairs, the only ones it measures).
+    type CcdRunner = (Regime, Query, Who, Runner, Option<Answers>);
+
     impl Visitor<DVec3> for Runners {
-        type Out = Vec<(Regime, Query, Who, Runner)>;
-        fn visit<S: SupportMap<DVec3> + Send + Sync + 'static>(self, a: S, b: S) -> Self::Out {
+        type Out = Vec<CcdRunner>;
+        fn visit<A, B>(self, a: A, b: B) -> Self::Out
+        where
+            A: SupportMap<DVec3> + Send + Sync + 'static,
+            B: SupportMap<DVec3> + Send + Sync + 'static,
+        {
             let shapes = Arc::new((a, b));
             let mut out = Vec::new();
             for (regime, poses) in self.sets {
@@ -229,8 +237,9 @@ mod imp {
                     (Query::Contact, Who::CcdGjk),
                     (Query::Contact, Who::CcdMpr),
                 ] {
+                    let ccd = Ccd::<A, B>::default();
+                    let answers = answers(&ccd, &shapes, &poses, q, who, regime);
                     let (shapes, poses) = (shapes.clone(), poses.clone());
-                    let ccd = Ccd::<S>::default();
                     let run: Runner = Box::new(move || {
                         for (pa, pb) in poses.iter() {
                             let (oa, ob) = (Object::new(&shapes.0, *pa), Object::new(&shapes.1, *pb));
@@ -242,10 +251,39 @@ mod imp {
                             };
                         }
                     });
-                    out.push((regime, q, who, run));
+                    out.push((regime, q, who, run, answers));
                 }
             }
             out
+        }
+    }
+
+    /// libccd's answers of a runner, run once untimed: verdicts, or minus the depths of penetrating pairs (a
+    /// missing contact counts as infinitely wrong); `None` for contact on pairs apart (it answers 'no contact').
+    fn answers<A: SupportMap<DVec3>, B: SupportMap<DVec3>>(
+        ccd: &Ccd<A, B>,
+        shapes: &(A, B),
+        poses: &Poses,
+        q: Query,
+        who: Who,
+        regime: Regime,
+    ) -> Option<Answers> {
+        let objects = |(pa, pb): &(Iso<DVec3>, Iso<DVec3>)| (Object::new(&shapes.0, *pa), Object::new(&shapes.1, *pb));
+        let depth = |p: Option<CcdPenetration>| p.map_or(f64::INFINITY, |p| -p.depth);
+        match (q, who) {
+            (Query::Intersect, Who::CcdGjk) => {
+                Some(Answers::Verdicts(poses.iter().map(&objects).map(|(a, b)| ccd.gjk_intersect(&a, &b)).collect()))
+            }
+            (Query::Intersect, _) => {
+                Some(Answers::Verdicts(poses.iter().map(&objects).map(|(a, b)| ccd.mpr_intersect(&a, &b)).collect()))
+            }
+            _ if regime != Regime::Penetrating => None,
+            (_, Who::CcdGjk) => Some(Answers::Signed(
+                poses.iter().map(&objects).map(|(a, b)| depth(ccd.gjk_penetration(&a, &b))).collect(),
+            )),
+            _ => Some(Answers::Signed(
+                poses.iter().map(&objects).map(|(a, b)| depth(ccd.mpr_penetration(&a, &b))).collect(),
+            )),
         }
     }
 
@@ -257,9 +295,12 @@ mod imp {
             let of_kind: Vec<_> = workloads.iter().filter(|w| w.kind == kind).collect();
             let sets = of_kind.iter().map(|w| (w.regime, w.poses.iter().copied().collect())).collect();
             let runners = DVec3::visit(&of_kind[0].spec_a, &of_kind[0].spec_b, Runners { sets });
-            for (regime, query, who, run) in runners {
+            for (regime, query, who, run, answers) in runners {
                 let cell = cells.iter_mut().find(|c| c.kind == kind && c.regime == regime && c.query == query);
                 if let Some(cell) = cell {
+                    if let Some(a) = answers {
+                        cell.accuracy.push((who, a.accuracy(&cell.references)));
+                    }
                     cell.contenders.push(Contender { who, run });
                 }
             }

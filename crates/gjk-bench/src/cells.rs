@@ -4,10 +4,11 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use gjk::math::{DVec2, DVec3, Iso};
+use gjk::math::{DVec2, DVec3, Iso, Real};
 use gjk::shape::SupportMap;
 use gjk::DistanceOptions;
 
+use crate::accuracy::{self, Accuracy, Reference};
 use crate::space::{Space, Visitor};
 use crate::workload::{Kind, Regime, Workload, CONTACT_PREDICTION};
 
@@ -89,6 +90,13 @@ pub struct Cell {
     pub pairs: usize,
     /// Our mean iterations per query (GJK; plus EPA for the contact query).
     pub iterations: f64,
+    /// Each contender's accuracy over the configurations against the reference ([`crate::accuracy`]); a contender
+    /// missing here was not checked.
+    pub accuracy: Vec<(Who, Accuracy)>,
+    /// The largest certified bracket of the cell's references relative to them (upper − lower, apart pairs only).
+    pub reference_bracket: Option<f64>,
+    /// The reference of each configuration (for contenders added later: libccd's).
+    pub references: Vec<Reference>,
     /// The runners.
     pub contenders: Vec<Contender>,
 }
@@ -113,22 +121,89 @@ struct Ours<V: Space> {
     sets: Vec<(Regime, Poses<V>)>,
 }
 
+/// One of our runners: its regime, query, runner, mean iterations and answers (see [`Answers`]).
+type OurRunner = (Regime, Query, Runner, f64, Answers);
+
 impl<V: Space> Visitor<V> for Ours<V> {
-    type Out = Vec<(Regime, Query, Runner, f64)>;
-    fn visit<S: SupportMap<V> + Send + Sync + 'static>(self, a: S, b: S) -> Self::Out {
+    type Out = Vec<OurRunner>;
+    fn visit<A, B>(self, a: A, b: B) -> Self::Out
+    where
+        A: SupportMap<V> + Send + Sync + 'static,
+        B: SupportMap<V> + Send + Sync + 'static,
+    {
         let shapes = Arc::new((a, b));
         let mut out = Vec::new();
         for (regime, poses) in self.sets {
             for q in QUERIES {
                 let iterations = our_iterations(&shapes.0, &shapes.1, &poses, q);
-                out.push((regime, q, our_runner(shapes.clone(), poses.clone(), q), iterations));
+                let answers = our_answers(&shapes.0, &shapes.1, &poses, q);
+                out.push((regime, q, our_runner(shapes.clone(), poses.clone(), q), iterations, answers));
             }
         }
         out
     }
 }
 
-fn our_iterations<V: Space, S: SupportMap<V>>(a: &S, b: &S, poses: &[(Iso<V>, Iso<V>)], q: Query) -> f64 {
+/// A library's answers on a cell's configurations: signed distances (distance and contact) or verdicts.
+pub enum Answers {
+    /// Distances, as f64.
+    Distances(Vec<f64>),
+    /// Signed distances, as f64.
+    Signed(Vec<f64>),
+    /// Intersection verdicts.
+    Verdicts(Vec<bool>),
+}
+
+impl Answers {
+    /// Their accuracy against the references.
+    pub fn accuracy(&self, refs: &[Reference]) -> Accuracy {
+        match self {
+            Answers::Distances(x) => Accuracy::distances(x, refs),
+            Answers::Signed(x) => Accuracy::relative(x, refs),
+            Answers::Verdicts(x) => Accuracy::verdicts(x, refs),
+        }
+    }
+}
+
+/// Our answers of query `q` on every pose (the timed functions, run once more untimed).
+fn our_answers<V: Space, A: SupportMap<V>, B: SupportMap<V>>(
+    a: &A,
+    b: &B,
+    poses: &[(Iso<V>, Iso<V>)],
+    q: Query,
+) -> Answers {
+    let each = poses.iter();
+    match q {
+        Query::Intersect => Answers::Verdicts(each.map(|(pa, pb)| gjk::intersects(a, pa, b, pb)).collect()),
+        Query::Distance => {
+            Answers::Distances(each.map(|(pa, pb)| gjk::distance(a, pa, b, pb).distance.to_f64()).collect())
+        }
+        Query::Contact => {
+            Answers::Signed(each.map(|(pa, pb)| gjk::penetration(a, pa, b, pb).distance.to_f64()).collect())
+        }
+    }
+}
+
+/// parry's answers of query `q` on every pose.
+fn parry_answers<V: Space>(a: &V::PShape, b: &V::PShape, poses: &[(V::PPose, V::PPose)], q: Query) -> Answers {
+    let each = poses.iter();
+    match q {
+        Query::Intersect => Answers::Verdicts(each.map(|(pa, pb)| V::parry_intersects(pa, a, pb, b)).collect()),
+        Query::Distance => Answers::Distances(each.map(|(pa, pb)| V::parry_distance(pa, a, pb, b)).collect()),
+        // parry's contact answers every configuration of the workload (its prediction exceeds every gap); a missing
+        // answer counts as infinitely wrong.
+        Query::Contact => Answers::Signed(
+            each.map(|(pa, pb)| V::parry_contact(pa, a, pb, b, CONTACT_PREDICTION).unwrap_or(f64::INFINITY)).collect(),
+        ),
+    }
+}
+
+fn our_iterations<V: Space, A: SupportMap<V>, B: SupportMap<V>>(
+    a: &A,
+    b: &B,
+    poses: &[(Iso<V>, Iso<V>)],
+    q: Query,
+) -> f64 {
     let opts = DistanceOptions::default();
     let total: u64 = poses
         .iter()
@@ -209,16 +284,37 @@ pub fn family_cells<V: Space>(workloads: &[Arc<Workload<V::Master>>]) -> Vec<Cel
         (Some(a), Some(b)) => Some((a, b)),
         _ => None,
     };
+    // The references of each regime's configurations, computed once for the three queries.
+    let refs: Vec<(Regime, Vec<Reference>)> = workloads
+        .iter()
+        .map(|w| (w.regime, accuracy::references::<V>(&first.spec_a, &first.spec_b, &w.poses)))
+        .collect();
     ours.into_iter()
-        .map(|(regime, query, run, iterations)| {
+        .map(|(regime, query, run, iterations, answers)| {
             let w = workloads.iter().find(|w| w.regime == regime).expect("a workload per regime");
+            let refs = &refs.iter().find(|r| r.0 == regime).expect("references per regime").1;
             let mut contenders = vec![Contender { who: Who::Ours, run }];
+            let mut accuracy = vec![(Who::Ours, answers.accuracy(refs))];
             if let Some(shapes) = &parry_shapes {
                 let poses: Arc<[(V::PPose, V::PPose)]> =
                     w.poses.iter().map(|(a, b)| (V::parry_pose(a), V::parry_pose(b))).collect();
+                accuracy.push((Who::Parry, parry_answers::<V>(&*shapes.0, &*shapes.1, &poses, query).accuracy(refs)));
                 contenders.push(Contender { who: Who::Parry, run: parry_runner::<V>(shapes.clone(), poses, query) });
             }
-            Cell { space: V::NAME, kind: first.kind, regime, query, pairs: w.poses.len(), iterations, contenders }
+            let reference_bracket =
+                refs.iter().filter_map(|r| Some(r.bracket? / r.value.abs().max(f64::MIN_POSITIVE))).reduce(f64::max);
+            Cell {
+                space: V::NAME,
+                kind: first.kind,
+                regime,
+                query,
+                pairs: w.poses.len(),
+                iterations,
+                accuracy,
+                reference_bracket,
+                references: refs.clone(),
+                contenders,
+            }
         })
         .collect()
 }

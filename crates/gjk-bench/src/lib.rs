@@ -14,6 +14,7 @@
 //! The workload ([`workload`]) is generated from a fixed seed; every library answers the same pairs in the same
 //! poses, converted from the same numbers ([`space`]).
 
+pub mod accuracy;
 pub mod batch;
 pub mod broadphase;
 pub mod ccd;

@@ -9,7 +9,9 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Quat, Real, Rot2, Vec2, Vec3, Vector, Vector2, Vector3};
-use gjk::shape::{Ball, Capsule, ConvexPolytope, Cuboid, Cylinder, SupportMap};
+use gjk::shape::{Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, SupportMap};
+
+use crate::mixed::Hidden;
 
 use crate::rng::Rng;
 use crate::workload::Kind;
@@ -25,17 +27,68 @@ pub enum Spec<M> {
     Capsule(f64, f64),
     /// Cylinder along y (3D only): half-height, radius.
     Cylinder(f64, f64),
+    /// Cone along y, apex up (3D only): half-height, base radius.
+    Cone(f64, f64),
+    /// Ellipsoid of these semi-axes (3D only; parry has none).
+    Ellipsoid(M),
     /// Convex hull of these points.
     Hull(Vec<M>),
+    /// This shape seen by our queries only through its support function (no closed-form core hook; see
+    /// [`crate::mixed::Hidden`]); parry gets the shape itself.
+    Hidden(Box<Spec<M>>),
 }
 
-/// Something to do with a pair of our shapes of one concrete type (the dispatch from [`Spec`] to a concrete,
-/// monomorphised type happens once, in [`Space::visit`]).
+impl<M: Vector> Spec<M> {
+    /// The same shape with every number rounded to the precision of `V` (and back to f64): the geometry a cell of
+    /// space `V` really answers, on which its accuracy reference is computed.
+    pub fn rounded<V: Space<Master = M>>(&self) -> Spec<M> {
+        let r = |x: f64| <V::Real as Real>::from_f64(x).to_f64();
+        let p = |m: M| back::<V>(V::point(m));
+        match self {
+            Spec::Ball(x) => Spec::Ball(r(*x)),
+            Spec::Cuboid(h) => Spec::Cuboid(p(*h)),
+            Spec::Capsule(h, x) => Spec::Capsule(r(*h), r(*x)),
+            Spec::Cylinder(h, x) => Spec::Cylinder(r(*h), r(*x)),
+            Spec::Cone(h, x) => Spec::Cone(r(*h), r(*x)),
+            Spec::Ellipsoid(h) => Spec::Ellipsoid(p(*h)),
+            Spec::Hull(pts) => Spec::Hull(pts.iter().map(|m| p(*m)).collect()),
+            Spec::Hidden(s) => Spec::Hidden(Box::new(s.rounded::<V>())),
+        }
+    }
+}
+
+impl<M: Vector> Spec<M> {
+    /// The largest distance from the shape's local origin to a point of it (a bound is enough: it sizes the
+    /// workload's search for a far-apart pose).
+    pub fn reach(&self) -> f64 {
+        let len = |m: &M| m.to_f64_array().iter().map(|x| x * x).sum::<f64>().sqrt();
+        match self {
+            Spec::Ball(r) => *r,
+            Spec::Cuboid(h) | Spec::Ellipsoid(h) => len(h),
+            Spec::Capsule(h, r) => h + r,
+            Spec::Cylinder(h, r) | Spec::Cone(h, r) => (h * h + r * r).sqrt(),
+            Spec::Hull(pts) => pts.iter().map(len).fold(0.0, f64::max),
+            Spec::Hidden(s) => s.reach(),
+        }
+    }
+}
+
+/// A point of space `V` in its master (f64) type, exactly.
+pub fn back<V: Space>(v: V) -> V::Master {
+    let c = v.to_f64_array();
+    V::Master::from_f64_slice(&c[..V::DIM])
+}
+
+/// Something to do with a pair of our shapes of concrete types (the dispatch from [`Spec`] to concrete,
+/// monomorphised types happens once, in [`Space::visit`]).
 pub trait Visitor<V: Vector> {
     /// What the visit gives back.
     type Out;
     /// Called with A's and B's shapes.
-    fn visit<S: SupportMap<V> + Send + Sync + 'static>(self, a: S, b: S) -> Self::Out;
+    fn visit<A, B>(self, a: A, b: B) -> Self::Out
+    where
+        A: SupportMap<V> + Send + Sync + 'static,
+        B: SupportMap<V> + Send + Sync + 'static;
 }
 
 /// One space: a vector type of ours, with its parry crate.
@@ -58,6 +111,8 @@ pub trait Space: Vector {
     }
     /// A master pose in this precision.
     fn pose(m: &Iso<Self::Master>) -> Iso<Self>;
+    /// A master pose rounded to this precision, back in f64 exactly ([`Space::pose`]'s numbers).
+    fn pose_rounded(m: &Iso<Self::Master>) -> Iso<Self::Master>;
     /// The same pose for parry (from the same rounded numbers as [`Space::pose`]).
     fn parry_pose(m: &Iso<Self::Master>) -> Self::PPose;
     /// parry's shape; `None` when parry cannot build it.
@@ -66,6 +121,8 @@ pub trait Space: Vector {
     fn parry_intersects(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> bool;
     /// parry's closest points (no distance limit), the answer passed through `black_box` (for timing).
     fn parry_closest_points(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape);
+    /// The distance between parry's closest points (0 when it reports the shapes intersecting).
+    fn parry_distance(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> f64;
     /// parry's contact with a prediction distance, the answer passed through `black_box` (for timing).
     fn parry_contact_timed(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape, prediction: f64);
     /// parry's contact with a prediction distance; returns the signed distance (`None`: farther than that).
@@ -138,31 +195,47 @@ fn real<V: Vector>(x: f64) -> V::Real {
     <V::Real as Real>::from_f64(x)
 }
 
-/// [`Space::visit`] for the 3D spaces.
+/// [`Space::visit`] for the 3D spaces: the 3D-only families, then the pairs common to 2D and 3D.
 fn visit3<V: Space + Vector3, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Master>, vis: Vis) -> Vis::Out {
     match (a, b) {
-        (Spec::Ball(ra), Spec::Ball(rb)) => {
-            vis.visit(Ball::new(real::<V>(*ra)).unwrap(), Ball::new(real::<V>(*rb)).unwrap())
-        }
-        (Spec::Cuboid(ha), Spec::Cuboid(hb)) => {
-            vis.visit(Cuboid::new(V::point(*ha)).unwrap(), Cuboid::new(V::point(*hb)).unwrap())
-        }
-        (Spec::Capsule(ha, ra), Spec::Capsule(hb, rb)) => vis.visit(
-            Capsule::new(real::<V>(*ha), real::<V>(*ra)).unwrap(),
-            Capsule::new(real::<V>(*hb), real::<V>(*rb)).unwrap(),
-        ),
         (Spec::Cylinder(ha, ra), Spec::Cylinder(hb, rb)) => vis.visit(
             Cylinder::new(real::<V>(*ha), real::<V>(*ra)).unwrap(),
             Cylinder::new(real::<V>(*hb), real::<V>(*rb)).unwrap(),
         ),
-        (Spec::Hull(pa), Spec::Hull(pb)) => vis.visit(hull::<V>(pa), hull::<V>(pb)),
-        _ => panic!("both shapes of a benchmarked pair are of one family"),
+        (Spec::Cone(ha, ra), Spec::Cone(hb, rb)) => vis.visit(
+            Cone::new(real::<V>(*ha), real::<V>(*ra)).unwrap(),
+            Cone::new(real::<V>(*hb), real::<V>(*rb)).unwrap(),
+        ),
+        (Spec::Ellipsoid(ra), Spec::Ellipsoid(rb)) => {
+            vis.visit(Ellipsoid::new(V::point(*ra)).unwrap(), Ellipsoid::new(V::point(*rb)).unwrap())
+        }
+        _ => same_family::<V, Vis>(a, b, vis),
     }
 }
 
-/// [`Space::visit`] for the 2D spaces (no cylinder).
-fn visit2<V: Space + Vector2, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Master>, vis: Vis) -> Vis::Out {
+/// Two shapes of one family of the shapes common to 2D and 3D, or a mixed pair of them.
+fn same_family<V: Space, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Master>, vis: Vis) -> Vis::Out {
+    let hidden_box = |h: &V::Master| Hidden(Cuboid::new(V::point(*h)).unwrap());
+    let hidden_capsule = |h: f64, r: f64| Hidden(Capsule::new(real::<V>(h), real::<V>(r)).unwrap());
     match (a, b) {
+        (Spec::Ball(r), Spec::Hidden(h)) => {
+            let ball = Ball::new(real::<V>(*r)).unwrap();
+            match &**h {
+                Spec::Cuboid(e) => vis.visit(ball, hidden_box(e)),
+                Spec::Capsule(hh, rr) => vis.visit(ball, hidden_capsule(*hh, *rr)),
+                _ => panic!("a hidden shape is a box or a capsule"),
+            }
+        }
+        (Spec::Ball(r), Spec::Cuboid(h)) => {
+            vis.visit(Ball::new(real::<V>(*r)).unwrap(), Cuboid::new(V::point(*h)).unwrap())
+        }
+        (Spec::Ball(r), Spec::Capsule(hh, rr)) => {
+            vis.visit(Ball::new(real::<V>(*r)).unwrap(), Capsule::new(real::<V>(*hh), real::<V>(*rr)).unwrap())
+        }
+        (Spec::Cuboid(h), Spec::Hull(pts)) => vis.visit(Cuboid::new(V::point(*h)).unwrap(), hull::<V>(pts)),
+        (Spec::Capsule(hh, rr), Spec::Hull(pts)) => {
+            vis.visit(Capsule::new(real::<V>(*hh), real::<V>(*rr)).unwrap(), hull::<V>(pts))
+        }
         (Spec::Ball(ra), Spec::Ball(rb)) => {
             vis.visit(Ball::new(real::<V>(*ra)).unwrap(), Ball::new(real::<V>(*rb)).unwrap())
         }
@@ -174,8 +247,13 @@ fn visit2<V: Space + Vector2, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::
             Capsule::new(real::<V>(*hb), real::<V>(*rb)).unwrap(),
         ),
         (Spec::Hull(pa), Spec::Hull(pb)) => vis.visit(hull::<V>(pa), hull::<V>(pb)),
-        _ => panic!("both shapes of a benchmarked 2D pair are of one family (and no cylinder)"),
+        _ => panic!("no benchmarked pair of {a:?} and {b:?} in {}", V::NAME),
     }
+}
+
+/// [`Space::visit`] for the 2D spaces (no cylinder, cone or ellipsoid).
+fn visit2<V: Space + Vector2, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::Master>, vis: Vis) -> Vis::Out {
+    same_family::<V, Vis>(a, b, vis)
 }
 
 macro_rules! space3 {
@@ -196,6 +274,14 @@ macro_rules! space3 {
                     <$r as Real>::from_f64(q.w),
                 );
                 Iso::new(rot, <$v>::point(m.translation))
+            }
+            fn pose_rounded(m: &Iso<DVec3>) -> Iso<DVec3> {
+                let p = <$v>::pose(m);
+                let q = p.rotation;
+                let f = |x: $r| Real::to_f64(x);
+                // Normalised in f64: the rounded quaternion is a rotation only up to its rounding.
+                let rot = DQuat::from_xyzw(f(q.x), f(q.y), f(q.z), f(q.w)).normalize();
+                Iso::new(rot, back::<$v>(p.translation))
             }
             fn parry_pose(m: &Iso<DVec3>) -> Self::PPose {
                 let p = <$v>::pose(m);
@@ -219,6 +305,11 @@ macro_rules! space3 {
                     Spec::Cylinder(hh, r) => {
                         Arc::new(p::Cylinder::new(<$r as Real>::from_f64(*hh), <$r as Real>::from_f64(*r)))
                     }
+                    Spec::Cone(hh, r) => {
+                        Arc::new(p::Cone::new(<$r as Real>::from_f64(*hh), <$r as Real>::from_f64(*r)))
+                    }
+                    Spec::Ellipsoid(_) => return None,
+                    Spec::Hidden(s) => return Self::parry_shape(s),
                     Spec::Hull(pts) => {
                         let pts: Vec<PV> = pts.iter().map(|m| v(*m)).collect();
                         Arc::new(p::ConvexPolyhedron::from_convex_hull(&pts)?)
@@ -232,6 +323,13 @@ macro_rules! space3 {
             #[inline]
             fn parry_closest_points(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) {
                 black_box($parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair"));
+            }
+            fn parry_distance(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> f64 {
+                use $parry::query::ClosestPoints;
+                match $parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair") {
+                    ClosestPoints::WithinMargin(p, q) => Real::to_f64((q - p).length()),
+                    _ => 0.0,
+                }
             }
             #[inline]
             fn parry_contact_timed(
@@ -279,6 +377,13 @@ macro_rules! space2 {
                     <$v>::point(m.translation),
                 )
             }
+            fn pose_rounded(m: &Iso<DVec2>) -> Iso<DVec2> {
+                let p = <$v>::pose(m);
+                let f = |x: $r| Real::to_f64(x);
+                let (c, s) = (f(p.rotation.cos), f(p.rotation.sin));
+                let l = (c * c + s * s).sqrt();
+                Iso::new(Rot2 { cos: c / l, sin: s / l }, back::<$v>(p.translation))
+            }
             fn parry_pose(m: &Iso<DVec2>) -> Self::PPose {
                 let p = <$v>::pose(m);
                 let rot = $parry::math::Rotation::from_cos_sin_unchecked(p.rotation.cos, p.rotation.sin);
@@ -297,7 +402,8 @@ macro_rules! space2 {
                     Spec::Capsule(hh, r) => {
                         Arc::new(p::Capsule::new_y(<$r as Real>::from_f64(*hh), <$r as Real>::from_f64(*r)))
                     }
-                    Spec::Cylinder(..) => return None,
+                    Spec::Cylinder(..) | Spec::Cone(..) | Spec::Ellipsoid(_) => return None,
+                    Spec::Hidden(s) => return Self::parry_shape(s),
                     Spec::Hull(pts) => {
                         let pts: Vec<PV> = pts.iter().map(|m| v(*m)).collect();
                         Arc::new(p::ConvexPolygon::from_convex_hull(&pts)?)
@@ -311,6 +417,13 @@ macro_rules! space2 {
             #[inline]
             fn parry_closest_points(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) {
                 black_box($parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair"));
+            }
+            fn parry_distance(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> f64 {
+                use $parry::query::ClosestPoints;
+                match $parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair") {
+                    ClosestPoints::WithinMargin(p, q) => Real::to_f64((q - p).length()),
+                    _ => 0.0,
+                }
             }
             #[inline]
             fn parry_contact_timed(

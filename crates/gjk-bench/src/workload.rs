@@ -15,6 +15,7 @@ use gjk::math::{DVec2, DVec3, Iso, Real, Vector};
 use gjk::shape::SupportMap;
 use gjk::Status;
 
+use crate::mixed::Mixed;
 use crate::rng::{seed, Rng};
 use crate::space::{Master, Spec, Visitor};
 
@@ -41,18 +42,52 @@ pub enum Kind {
     Capsule,
     /// Cylinder of half-height 0.6 and radius 0.6.
     Cylinder,
+    /// Cone of half-height 0.6 and base radius 0.6.
+    Cone,
+    /// Ellipsoid of semi-axes (0.9, 0.6, 0.4) (parry has no ellipsoid: ours alone).
+    Ellipsoid,
+    /// Elongated box of half-extents (4, 0.25, 0.1).
+    LongBox,
     /// Convex hull of this many random points on the unit sphere.
     Hull(usize),
     /// 2D: convex hull of this many random points on the unit circle.
     Polygon(usize),
+    /// Two shapes of different families (see [`crate::mixed`]).
+    Mixed(Mixed),
 }
 
 /// The 3D pairs.
-pub const KINDS_3D: [Kind; 7] =
-    [Kind::Sphere, Kind::Box, Kind::Capsule, Kind::Cylinder, Kind::Hull(32), Kind::Hull(256), Kind::Hull(2048)];
+pub const KINDS_3D: [Kind; 17] = [
+    Kind::Sphere,
+    Kind::Box,
+    Kind::LongBox,
+    Kind::Capsule,
+    Kind::Cylinder,
+    Kind::Cone,
+    Kind::Ellipsoid,
+    Kind::Hull(32),
+    Kind::Hull(256),
+    Kind::Hull(2048),
+    Kind::Hull(8192),
+    Kind::Mixed(Mixed::SphereBox),
+    Kind::Mixed(Mixed::SphereBoxGjk),
+    Kind::Mixed(Mixed::SphereCapsule),
+    Kind::Mixed(Mixed::SphereCapsuleGjk),
+    Kind::Mixed(Mixed::BoxHull),
+    Kind::Mixed(Mixed::CapsuleHull),
+];
 
 /// The 2D pairs.
-pub const KINDS_2D: [Kind; 4] = [Kind::Polygon(8), Kind::Polygon(64), Kind::Polygon(512), Kind::Polygon(2048)];
+pub const KINDS_2D: [Kind; 8] = [
+    Kind::Polygon(8),
+    Kind::Polygon(64),
+    Kind::Polygon(512),
+    Kind::Polygon(2048),
+    Kind::Mixed(Mixed::SphereBox),
+    Kind::Mixed(Mixed::SphereBoxGjk),
+    Kind::Mixed(Mixed::SphereCapsule),
+    Kind::Mixed(Mixed::SphereCapsuleGjk),
+];
 
 impl Kind {
     /// Short name: `sphere`, `box`, `hull256`, `polygon8`, …
@@ -62,8 +97,12 @@ impl Kind {
             Kind::Box => "box".into(),
             Kind::Capsule => "capsule".into(),
             Kind::Cylinder => "cylinder".into(),
+            Kind::Cone => "cone".into(),
+            Kind::Ellipsoid => "ellipsoid".into(),
+            Kind::LongBox => "longbox".into(),
             Kind::Hull(n) => format!("hull{n}"),
             Kind::Polygon(n) => format!("polygon{n}"),
+            Kind::Mixed(m) => m.name().into(),
         }
     }
 
@@ -73,8 +112,13 @@ impl Kind {
             Kind::Box => 2,
             Kind::Capsule => 3,
             Kind::Cylinder => 4,
+            Kind::Cone => 5,
+            Kind::Ellipsoid => 6,
+            Kind::LongBox => 7,
             Kind::Hull(n) => 0x100 + n as u64,
             Kind::Polygon(n) => 0x10_0000 + n as u64,
+            // A GJK shadow draws its base pair's poses.
+            Kind::Mixed(m) => 0x4D49_5845_0000 + m.base() as u64,
         }
     }
 
@@ -85,12 +129,16 @@ impl Kind {
             Kind::Box => Spec::Cuboid(DVec3::new(0.9, 0.6, 0.4)),
             Kind::Capsule => Spec::Capsule(0.5, 0.5),
             Kind::Cylinder => Spec::Cylinder(0.6, 0.6),
+            Kind::Cone => Spec::Cone(0.6, 0.6),
+            Kind::Ellipsoid => Spec::Ellipsoid(DVec3::new(0.9, 0.6, 0.4)),
+            Kind::LongBox => Spec::Cuboid(DVec3::new(4.0, 0.25, 0.1)),
             Kind::Hull(n) => {
                 let mut rng = Rng::new(seed(&[self.code(), 0xC10D]));
                 let mut cloud = || Spec::Hull((0..n).map(|_| rng.on_sphere()).collect());
                 return (cloud(), cloud());
             }
             Kind::Polygon(_) => panic!("{} is a 2D family", self.name()),
+            Kind::Mixed(m) => return m.specs(),
         };
         (one.clone(), one)
     }
@@ -103,6 +151,7 @@ impl Kind {
                 let mut cloud = || Spec::Hull((0..n).map(|_| rng.on_circle()).collect());
                 (cloud(), cloud())
             }
+            Kind::Mixed(m) => m.specs(),
             _ => panic!("{} is a 3D family", self.name()),
         }
     }
@@ -165,6 +214,8 @@ pub struct Workload<M: Vector> {
     pub ours: Vec<f64>,
     /// parry's f64 signed distance there (`contact` with a large prediction), `None` when parry gave no contact.
     pub parry: Vec<Option<f64>>,
+    /// Whether parry has these shapes (no ellipsoid): without them the draws are checked by ours alone.
+    pub parry_checked: bool,
     /// Draws rejected because the bisection missed the wanted value or parry disagreed.
     pub rejected: Vec<Rejected<M>>,
     /// Our query's status at each kept configuration.
@@ -194,7 +245,11 @@ type OursFn<M> = Box<dyn Fn(&Iso<M>, &Iso<M>, bool) -> (f64, Status)>;
 
 impl<M: Master> Visitor<M> for Ours {
     type Out = OursFn<M>;
-    fn visit<S: SupportMap<M> + Send + Sync + 'static>(self, a: S, b: S) -> OursFn<M> {
+    fn visit<A, B>(self, a: A, b: B) -> OursFn<M>
+    where
+        A: SupportMap<M> + Send + Sync + 'static,
+        B: SupportMap<M> + Send + Sync + 'static,
+    {
         Box::new(move |pa, pb, signed| {
             if signed {
                 let p = gjk::penetration(&a, pa, &b, pb);
@@ -235,6 +290,7 @@ pub fn generate<M: Master>(kind: Kind, regime: Regime, spec_a: Spec<M>, spec_b: 
     let parry = (M::parry_shape(&spec_a), M::parry_shape(&spec_b));
     let mut rng = Rng::new(seed(&[kind.code(), regime.code()]));
     let (lo, hi) = regime.range();
+    let far = far_apart(&spec_a, &spec_b);
     let mut w = Workload {
         kind,
         regime,
@@ -244,6 +300,7 @@ pub fn generate<M: Master>(kind: Kind, regime: Regime, spec_a: Spec<M>, spec_b: 
         wanted: Vec::new(),
         ours: Vec::new(),
         parry: Vec::new(),
+        parry_checked: parry.0.is_some() && parry.1.is_some(),
         rejected: Vec::new(),
         statuses: Vec::new(),
     };
@@ -256,8 +313,8 @@ pub fn generate<M: Master>(kind: Kind, regime: Regime, spec_a: Spec<M>, spec_b: 
         let pose_a = Iso::new(ra, ta);
         let at = |t: f64| Iso::new(rb, ta + u * <M::Real as Real>::from_f64(t));
         let f = |t: f64| ours(&pose_a, &at(t), signed).0 - want;
-        // t = 0 puts the shapes' origins together (deep overlap); t = 8 is far apart for unit-size shapes.
-        let Some(t) = bisect_crossing(f, 0.0, 8.0) else { continue };
+        // t = 0 puts the shapes' origins together (deep overlap); t = `far` is far apart.
+        let Some(t) = bisect_crossing(f, 0.0, far) else { continue };
         let pose_b = at(t);
         let (mine, status) = ours(&pose_a, &pose_b, signed);
         let theirs = match &parry {
@@ -266,7 +323,7 @@ pub fn generate<M: Master>(kind: Kind, regime: Regime, spec_a: Spec<M>, spec_b: 
             }
             _ => None,
         };
-        let agree = theirs.is_some_and(|p| (p - mine).abs() <= AGREE * (1.0 + mine.abs()));
+        let agree = !w.parry_checked || theirs.is_some_and(|p| (p - mine).abs() <= AGREE * (1.0 + mine.abs()));
         // Not converging is no reason to reject: `Stalled` with the right value is a valid answer (curved shapes in
         // f64 often end so), and rejecting it would bias the workload towards configurations that are easy for us.
         if !agree || (mine - want).abs() > AGREE {
@@ -282,20 +339,31 @@ pub fn generate<M: Master>(kind: Kind, regime: Regime, spec_a: Spec<M>, spec_b: 
     w
 }
 
+/// A distance along which B, moved from A's position, is surely apart from A by more than every regime's gap:
+/// 8 for the unit-size shapes, more for long ones.
+fn far_apart<M: Vector>(a: &Spec<M>, b: &Spec<M>) -> f64 {
+    8f64.max(2.0 * (a.reach() + b.reach()) + 2.0)
+}
+
 /// The 3D workload of a family in a regime.
 pub fn workload3(kind: Kind, regime: Regime, pairs: usize) -> Workload<DVec3> {
-    let (a, b) = kind.specs3();
-    generate(kind, regime, a, b, pairs)
+    workload(kind, regime, pairs)
 }
 
 /// The 2D workload of a family in a regime.
 pub fn workload2(kind: Kind, regime: Regime, pairs: usize) -> Workload<DVec2> {
-    let (a, b) = kind.specs2();
-    generate(kind, regime, a, b, pairs)
+    workload(kind, regime, pairs)
 }
 
-/// The workload of a family in a regime, in the dimension of `M`.
+/// The workload of a family in a regime, in the dimension of `M`. A GJK shadow of a mixed pair gets its base
+/// pair's configurations, exactly (generated on the base pair), with its own shapes.
 pub fn workload<M: Master>(kind: Kind, regime: Regime, pairs: usize) -> Workload<M> {
+    if let Kind::Mixed(m) = kind {
+        if m.base() != m {
+            let (a, b) = M::specs(kind);
+            return Workload { kind, spec_a: a, spec_b: b, ..workload::<M>(Kind::Mixed(m.base()), regime, pairs) };
+        }
+    }
     let (a, b) = M::specs(kind);
     generate(kind, regime, a, b, pairs)
 }
@@ -327,6 +395,8 @@ pub struct Check {
     pub rejected_not_converged: usize,
     /// Kept configurations where our query ended other than `Converged` (with the right value).
     pub kept_not_converged: usize,
+    /// Whether parry measured the configurations (it has the shapes).
+    pub parry_checked: bool,
 }
 
 impl<M: Vector> Workload<M> {
@@ -338,11 +408,13 @@ impl<M: Vector> Workload<M> {
             rejected: self.rejected.len(),
             rejected_not_converged: self.rejected.iter().filter(|r| r.status != Status::Converged).count(),
             kept_not_converged: self.statuses.iter().filter(|&&s| s != Status::Converged).count(),
+            parry_checked: self.parry_checked,
             ..Check::default()
         };
         for i in 0..self.poses.len() {
             c.ours_off = c.ours_off.max((self.ours[i] - self.wanted[i]).abs());
             match self.parry[i] {
+                _ if !self.parry_checked => {}
                 Some(p) => {
                     c.parry_off = c.parry_off.max((p - self.ours[i]).abs());
                     // Nearly touching: parry must see the gap (its tolerance is coarser than the regime's range).
