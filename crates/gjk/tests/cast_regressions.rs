@@ -1046,10 +1046,15 @@ fn flat_cone_rays_hit_only_within_the_rim_fuzz_3_4659() {
 /// of the coordinates in play.
 #[test]
 fn f32_ray_from_far_across_a_thin_ellipse_hits_fuzz_3_2846() {
-    let e = Ellipsoid::new(Vec2::new(0.4566484947547403, 1944764.2174817)).unwrap();
-    let at = Iso::new(Rot2::from_angle(-0.9817983558473595f32), Vec2::new(0.8432272716559435, 0.05044310297550614));
-    let (o, d) =
-        (Vec2::new(516780.78844901774, 5811360.411201448), Vec2::new(-1.6210596767159031, -22.395544577370433));
+    let e = Ellipsoid::new(DVec2::new(0.4566484947547403, 1944764.2174817).as_vec2()).unwrap();
+    let at = Iso::new(
+        Rot2::from_angle(-0.9817983558473595f64 as f32),
+        DVec2::new(0.8432272716559435, 0.05044310297550614).as_vec2(),
+    );
+    let (o, d) = (
+        DVec2::new(516780.78844901774, 5811360.411201448).as_vec2(),
+        DVec2::new(-1.6210596767159031, -22.395544577370433).as_vec2(),
+    );
     for solid in [true, false] {
         let r = ray_cast(&e, &at, o, d, f32::INFINITY, solid);
         assert!(r.hit && sane_ray(&r, f32::INFINITY), "solid {solid}: {r:?}");
