@@ -13,6 +13,7 @@ use gjk::shape::{
     SupportFn, SupportMap, Triangle,
 };
 use gjk::Status;
+use rand::Rng;
 
 fn opts<R: Real>(max_toi: f64) -> CastOptions<R> {
     CastOptions { max_toi: R::from_f64(max_toi), ..CastOptions::default() }
@@ -1032,4 +1033,116 @@ fn flat_cone_rays_hit_only_within_the_rim_fuzz_3_4659() {
         }
     }
     assert!(hits >= 900 && misses >= 900);
+}
+
+/// gjk-fuzz seed 3 case 2846: an f32 ray from 5.8e6 away across a 2D ellipse 0.46 thick and 1.9e6 long missed
+/// it. The exact ray path casts in the ellipse's unit-ball frame, where the origin is 1.3e7 radii away: the foot
+/// of the line, q + t_c·e, cancels to a few ulps of |q| — 0.6 of the radius in f32, more than enough to push it
+/// outside the ball. The foot is now projected once more across the line (what lies along it is the rounding).
+/// The family: rays crossing long thin ellipses (2D) and flat ellipsoids (3D) at ≥ 30° from their long axes,
+/// aimed at a point of the middle of the shape from 1e2–1e8 (f32) or 1e2–1e16 (f64) thicknesses away (origins
+/// whose rounding moves the line by up to a few thicknesses, along shapes ≥ 1e3 thicknesses long), must hit,
+/// no later than that point, at a point that GJK's distance (no ray code) puts on the ellipsoid to the rounding
+/// of the coordinates in play.
+#[test]
+fn f32_ray_from_far_across_a_thin_ellipse_hits_fuzz_3_2846() {
+    let e = Ellipsoid::new(DVec2::new(0.4566484947547403, 1944764.2174817).as_vec2()).unwrap();
+    let at = Iso::new(
+        Rot2::from_angle(-0.9817983558473595f64 as f32),
+        DVec2::new(0.8432272716559435, 0.05044310297550614).as_vec2(),
+    );
+    let (o, d) = (
+        DVec2::new(516780.78844901774, 5811360.411201448).as_vec2(),
+        DVec2::new(-1.6210596767159031, -22.395544577370433).as_vec2(),
+    );
+    for solid in [true, false] {
+        let r = ray_cast(&e, &at, o, d, f32::INFINITY, solid);
+        assert!(r.hit && sane_ray(&r, f32::INFINITY), "solid {solid}: {r:?}");
+        let (e64, at64) = (Ellipsoid::new(e.radii.as_dvec2()).unwrap(), <Vec2 as common::Space2>::pose_to64(&at));
+        let gap = distance_to_ellipsoid(r.point.as_dvec2(), &e64, &at64);
+        // f32 rounding of coordinates near 5.8e6 (ulp 0.5).
+        assert!(gap <= 64.0 * f32::EPSILON as f64 * 5.9e6, "solid {solid}: hit {gap:e} off the ellipse: {r:?}");
+    }
+    thin_ellipse_crossings::<Vec2>(1e8, 2846);
+    thin_ellipse_crossings::<DVec2>(1e16, 2846);
+    flat_ellipsoid_crossings::<Vec3>(1e8, 2846);
+    flat_ellipsoid_crossings::<DVec3>(1e16, 2846);
+}
+
+/// The distance from `p` to the ellipsoid, by GJK (f64).
+fn distance_to_ellipsoid<V: Vector<Real = f64>>(p: V, e: &Ellipsoid<V>, pose: &Iso<V>) -> f64 {
+    gjk::distance(&Point::new(V::zero()).unwrap(), &Iso::from_translation(p), e, pose).distance
+}
+
+/// Checks a ray aimed at `target` (local, well inside) along the local direction `dir` from `far` away.
+fn assert_crosses<V: Vector, W: Vector<Real = f64>>(
+    e: &Ellipsoid<V>,
+    pose: &Iso<V>,
+    (e64, pose64): (&Ellipsoid<W>, &Iso<W>),
+    (o, d, far): (V, V, f64),
+    to64: impl Fn(V) -> W,
+    what: &str,
+) {
+    let eps = V::Real::EPSILON.to_f64();
+    let (long, speed) = (e64.radii.max_abs(), to64(d).length());
+    let tol = 64.0 * eps * (far + long + pose64.translation.max_abs());
+    let max_toi = V::Real::from_f64(4.0 * far / speed);
+    for solid in [true, false] {
+        let r = ray_cast(e, pose, o, d, max_toi, solid);
+        assert!(r.hit && sane_ray(&r, max_toi), "{what}, solid {solid}: {r:?}");
+        let (toi, gap) = (r.toi.to_f64(), distance_to_ellipsoid(to64(r.point), e64, pose64));
+        assert!(toi * speed <= far + tol, "{what}, solid {solid}: hit at {:e}, beyond the target {far:e}", toi * speed);
+        assert!(gap <= tol, "{what}, solid {solid}: hit point {gap:e} off the ellipsoid (tolerance {tol:e}): {r:?}");
+    }
+}
+
+fn thin_ellipse_crossings<V: common::Space2>(farthest: f64, seed: u64) {
+    let mut r = common::rng(seed);
+    for case in 0..500 {
+        let thin = common::log_uniform(&mut r, 1e-3, 1e3);
+        let long = thin * common::log_uniform(&mut r, 1e3, 1e8);
+        let radii = if case % 2 == 0 { DVec2::new(thin, long) } else { DVec2::new(long, thin) };
+        let (across, along) = if case % 2 == 0 { (DVec2::X, DVec2::Y) } else { (DVec2::Y, DVec2::X) };
+        let target = along * (long * common::uniform(&mut r, -0.5, 0.5));
+        let tilt = common::uniform(&mut r, 30f64.to_radians(), 150f64.to_radians());
+        let dir = along * tilt.cos() + across * tilt.sin() * if r.gen::<bool>() { 1.0 } else { -1.0 };
+        let far = thin * common::log_uniform(&mut r, 1e2, farthest);
+        let pose = V::pose_from64(&common::pose2(&mut r, long));
+        let e = Ellipsoid::new(V::from64(radii)).unwrap();
+        let pose64 = V::pose_to64(&pose);
+        let e64 = Ellipsoid::new(e.radii.to64()).unwrap();
+        let speed = common::log_uniform(&mut r, 1e-2, 1e2);
+        let (o, d) = (pose64.transform_point(target - dir * far), pose64.transform_vector(dir) * speed);
+        let what = format!("{} case {case}: ellipse {radii:?}, target {target:?}, from {far:e}", V::NAME);
+        assert_crosses(&e, &pose, (&e64, &pose64), (V::from64(o), V::from64(d), far), |v: V| v.to64(), &what);
+    }
+}
+
+fn flat_ellipsoid_crossings<V: common::Space3>(farthest: f64, seed: u64) {
+    let mut r = common::rng(seed);
+    for case in 0..500 {
+        let thin = common::log_uniform(&mut r, 1e-3, 1e3);
+        let long = thin * common::log_uniform(&mut r, 1e3, 1e8);
+        let wide = long * common::uniform(&mut r, 0.1, 1.0);
+        // The thin axis is `case % 3`, the long ones the other two.
+        let (k, l, m) = (case % 3, (case + 1) % 3, (case + 2) % 3);
+        let axis = |i: usize| DVec3::from_fn(|j| if i == j { 1.0 } else { 0.0 });
+        let radii = axis(k) * thin + axis(l) * long + axis(m) * wide;
+        let (u, phi) = (0.5 * common::uniform(&mut r, 0.0, 1.0).sqrt(), common::angle(&mut r));
+        let target = axis(l) * (long * u * phi.cos()) + axis(m) * (wide * u * phi.sin());
+        // At least 30° from the plane of the long axes.
+        let mut dir = common::unit3(&mut r);
+        let thin_part = dir.dot(axis(k));
+        dir += axis(k) * (thin_part.signum() * thin_part.abs().max(0.5) - thin_part);
+        let dir = dir.normalize();
+        let far = thin * common::log_uniform(&mut r, 1e2, farthest);
+        let pose = V::pose_from64(&common::pose3(&mut r, long));
+        let e = Ellipsoid::new(V::from64(radii)).unwrap();
+        let pose64 = V::pose_to64(&pose);
+        let e64 = Ellipsoid::new(e.radii.to64()).unwrap();
+        let speed = common::log_uniform(&mut r, 1e-2, 1e2);
+        let (o, d) = (pose64.transform_point(target - dir * far), pose64.transform_vector(dir) * speed);
+        let what = format!("{} case {case}: ellipsoid {radii:?}, target {target:?}, from {far:e}", V::NAME);
+        assert_crosses(&e, &pose, (&e64, &pose64), (V::from64(o), V::from64(d), far), |v: V| v.to64(), &what);
+    }
 }
