@@ -212,7 +212,11 @@ case "$mode" in
     version=$(bindgen_locked)
     if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $version"; then
       echo "== cargo install wasm-bindgen-cli --version $version --locked (several minutes, once)"
-      cargo install wasm-bindgen-cli --version "$version" --locked
+      # The tool's own lock file can name a dependency release the registry no longer offers (webpki-roots 1.0.11
+      # was not there on 2026-11-26): then its dependencies are resolved afresh. The tool's version, which is
+      # what must match the crate's, is pinned either way.
+      cargo install wasm-bindgen-cli --version "$version" --locked ||
+        cargo install wasm-bindgen-cli --version "$version"
     fi
     compile
     rm -rf "$pkg"
