@@ -124,7 +124,7 @@ fn check_case<const N: usize>(rng: &mut SmallRng, case: usize) -> bool {
     let a: Vec<[i64; N]> = (0..rng.gen_range(1..=3)).map(|_| point(rng)).collect();
     let mut b: Vec<[i64; N]> = (0..rng.gen_range(1..=3)).map(|_| point(rng)).collect();
     let shift: [i64; N] = core::array::from_fn(|_| rng.gen_range(-1..=1));
-    if case % 4 == 0 {
+    if case.is_multiple_of(4) {
         // A repeated point, and a point that lands on one of A's once B is moved (exact touching or overlap).
         let shared = a[rng.gen_range(0..a.len())];
         b = vec![b[0], b[0], core::array::from_fn(|c| shared[c] - shift[c])];
