@@ -9,32 +9,33 @@
 
 use crate::common::{rng, uniform, unit3, unit_quat};
 use gjk::composite::TriMesh;
-use gjk::math::{DQuat, DVec3, Iso};
+use gjk::math::{DQuat, DVec3, Iso, Quat, Vec3, Vector};
 use gjk::query::{self, Convex};
 use gjk::shape::{Aabb, Capsule, Cuboid, Feature, SupportMap, Triangle};
 use rand::rngs::SmallRng;
 use rand::Rng;
 
-/// A support map that forwards everything but the segment-core hook: the queries then take the general path.
+/// A support map that forwards everything but the segment-core and box hooks: the queries then take the general
+/// path.
 struct Opaque<'a, S>(&'a S);
 
-impl<S: SupportMap<DVec3>> SupportMap<DVec3> for Opaque<'_, S> {
-    fn support(&self, dir: DVec3) -> DVec3 {
+impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Opaque<'_, S> {
+    fn support(&self, dir: V) -> V {
         self.0.support(dir)
     }
-    fn radius(&self) -> f64 {
+    fn radius(&self) -> V::Real {
         self.0.radius()
     }
-    fn center(&self) -> DVec3 {
+    fn center(&self) -> V {
         self.0.center()
     }
     fn polyhedral(&self) -> bool {
         self.0.polyhedral()
     }
-    fn support_feature(&self, dir: DVec3, out: &mut Feature<DVec3>) {
+    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         self.0.support_feature(dir, out)
     }
-    fn local_aabb(&self) -> Aabb<DVec3> {
+    fn local_aabb(&self) -> Aabb<V> {
         self.0.local_aabb()
     }
 }
@@ -377,4 +378,105 @@ fn capsule_on_bumpy_mesh_matches_the_general_path() {
 #[test]
 fn box_on_bumpy_mesh_matches_the_general_path() {
     bumpy_mesh_matches_the_general_path(true, 1213);
+}
+
+/// f32: the mesh's contacts with a box or a capsule on one triangle (the closed form, with the shape prepared once
+/// per query in the mesh's frame) against the same contacts on the general path (GJK, EPA, the clipper: the shape
+/// hidden behind [`Opaque`]): the same manifolds' count and deepest contact, every contact on leaf 0. The far kind
+/// poses the mesh and the shape 1e4 away rather than moving the corners, as f32 only resolves a size-1 pair there
+/// through the poses' difference.
+fn f32_contacts_match_the_general_path(boxed: bool, seed: u64) {
+    let mut rng = rng(seed);
+    let prediction = 0.25f32;
+    let (mut ours, mut general) = (Vec::new(), Vec::new());
+    let mut compared = 0;
+    for kind in KINDS {
+        for i in 0..1000 {
+            let c = case(&mut rng, kind, boxed);
+            let shift = if let Kind::FarOffset = kind { DVec3::new(1e4, -2e4, 3e4) } else { DVec3::ZERO };
+            let f = |p: DVec3| Vec3::new(p.x as f32, p.y as f32, p.z as f32);
+            let tri = c.tri.map(|p| f(p - shift));
+            let mesh = TriMesh::new(tri.to_vec(), vec![[0, 1, 2]]).unwrap();
+            let pm = Iso::from_translation(f(shift));
+            let r = c.pose.rotation;
+            let pose = Iso::new(Quat::from_xyzw(r.x as f32, r.y as f32, r.z as f32, r.w as f32), f(c.pose.translation));
+            match &c.body {
+                Body::Capsule(s) => {
+                    let s = Capsule::new(s.half_height as f32, s.radius as f32).unwrap();
+                    query::contacts(&mesh, &pm, &s, &pose, prediction, &mut ours);
+                    query::contacts(&mesh, &pm, &Convex(Opaque(&s)), &pose, prediction, &mut general);
+                }
+                Body::Cuboid(s) => {
+                    let s = Cuboid::new(f(s.half_extents)).unwrap();
+                    query::contacts(&mesh, &pm, &s, &pose, prediction, &mut ours);
+                    query::contacts(&mesh, &pm, &Convex(Opaque(&s)), &pose, prediction, &mut general);
+                }
+            }
+            let deepest =
+                |m: &[query::Manifold<Vec3>]| m.iter().map(|m| m.max_depth()).fold(f64::NEG_INFINITY, f64::max);
+            // f32 rounding of size-1 numbers, and of the poses' difference 1e4 away.
+            let tol = 2e-4 + 4.0 * f64::from(f32::EPSILON) * shift.abs().max_element();
+            let ctx = || format!("{kind:?} case {i} {:?} {:?}: ours {ours:?}\ngeneral {general:?}", c.body, c.pose);
+            // At the prediction distance either answer is right.
+            let at_bound = |m: &[query::Manifold<Vec3>]| (deepest(m) + f64::from(prediction)).abs() <= tol;
+            if ours.is_empty() != general.is_empty() {
+                assert!(at_bound(&ours) || at_bound(&general), "{}", ctx());
+                continue;
+            }
+            if ours.is_empty() {
+                continue;
+            }
+            compared += 1;
+            assert_eq!(ours.len(), 1, "{}", ctx());
+            assert_eq!(general.len(), 1, "{}", ctx());
+            assert!((deepest(&ours) - deepest(&general)).abs() <= tol, "{}", ctx());
+            assert!(ours[0].points().iter().all(|p| p.part_a == Some(0) && p.part_b.is_none()), "{}", ctx());
+        }
+    }
+    assert!(compared > 2000, "{compared}");
+}
+
+#[test]
+fn f32_capsule_triangle_contacts_match_the_general_path() {
+    f32_contacts_match_the_general_path(false, 1204);
+}
+
+#[test]
+fn f32_box_triangle_contacts_match_the_general_path() {
+    f32_contacts_match_the_general_path(true, 1214);
+}
+
+/// The closed form drops a triangle on the shape's own box axes before anything else: a triangle lying just within
+/// the prediction beyond a face of the box (or the end of the capsule's box) is kept, one just beyond it is not,
+/// turned and 1e4 away as near the origin.
+#[test]
+fn triangles_at_the_prediction_beyond_a_box_axis_are_kept_within_and_dropped_beyond() {
+    let mut rng = rng(1221);
+    let prediction = 0.1;
+    let cuboid = Cuboid::new(DVec3::new(0.5, 0.3, 0.4)).unwrap();
+    let capsule = Capsule::new(0.5, 0.2).unwrap();
+    let mut out = Vec::new();
+    for i in 0..200 {
+        let (turn, shift) =
+            if i == 0 { (DQuat::IDENTITY, DVec3::ZERO) } else { (unit_quat(&mut rng), DVec3::new(1e4, 2e4, -1e4)) };
+        let pose = Iso::new(turn, shift);
+        for (top, boxed) in [(0.3, true), (0.7, false)] {
+            for (margin, kept) in [(-1e-7, true), (1e-7, false)] {
+                // A wide triangle in the plane y = top + gap of the shape's frame, facing it.
+                let y = top + prediction + margin;
+                let local = [DVec3::new(-3.0, y, -3.0), DVec3::new(3.0, y, -3.0), DVec3::new(0.0, y, 3.0)];
+                let mesh = TriMesh::new(local.map(|p| pose.transform_point(p)).to_vec(), vec![[0, 1, 2]]).unwrap();
+                if boxed {
+                    query::contacts(&mesh, &Iso::identity(), &cuboid, &pose, prediction, &mut out);
+                } else {
+                    query::contacts(&mesh, &Iso::identity(), &capsule, &pose, prediction, &mut out);
+                }
+                assert_eq!(!out.is_empty(), kept, "case {i} boxed {boxed} margin {margin}: {out:?}");
+                if kept {
+                    let gap = prediction + margin;
+                    assert!((out[0].max_depth() + gap).abs() <= 1e-9, "case {i} boxed {boxed}: {out:?}");
+                }
+            }
+        }
+    }
 }

@@ -41,54 +41,96 @@ pub(crate) enum TriangleContact<V: Vector> {
     General,
 }
 
-/// The penetration of `b` (posed by `pb`) into the triangle with world corners `tri`, when `b`'s core is a
-/// segment (a capsule) or `b` is a box; `max_distance` as for the general query (a pair farther apart is [`TriangleContact::Farther`]).
-pub(crate) fn triangle_penetration<V, B>(
-    tri: [V; 3],
-    b: &B,
-    pb: &Iso<V>,
-    max_distance: Option<V::Real>,
-) -> TriangleContact<V>
-where
-    V: Vector,
-    B: SupportMap<V> + ?Sized,
-{
-    if V::DIM != 3 {
-        return TriangleContact::General;
-    }
-    let t = tri.map(|p| pb.inverse_transform_point(p));
-    let local = if let Some(segment) = b.segment_core() {
-        match capsule(t, segment, b.radius(), max_distance) {
-            Ok(local) => local,
-            Err(farther) => return farther,
+/// A box or a capsule (`b`, posed by `pb`) seen from a composite's frame (posed by `pc`), prepared once per query so
+/// that each triangle costs three differences and nine products to bring into the shape's frame (subtracted before
+/// rotating, so a mesh far from the origin keeps its digits), and its answer is turned back into the world.
+pub(crate) struct TriangleProbe<V: Vector> {
+    core: Core<V>,
+    /// The shape's origin in the composite's frame.
+    origin: V,
+    /// The rotation from the composite's frame into the shape's, by rows.
+    rows: [V; 3],
+    /// The shape's pose (world).
+    pb: Iso<V>,
+}
+
+/// What the probe's shape is, in its own frame.
+#[derive(Clone, Copy)]
+enum Core<V: Vector> {
+    /// A segment core with a radius (a capsule).
+    Segment(V, V, V::Real),
+    /// A box of these half-extents.
+    Cuboid(V),
+}
+
+impl<V: Vector> TriangleProbe<V> {
+    /// The probe for `b` against a composite posed by `pc`; `None` when `b` is neither a box nor has a segment core,
+    /// or outside 3D.
+    #[inline]
+    pub(crate) fn new<B: SupportMap<V> + ?Sized>(b: &B, pb: &Iso<V>, pc: &Iso<V>) -> Option<Self> {
+        if V::DIM != 3 {
+            return None;
         }
-    } else if let Some(h) = b.cuboid_half_extents() {
-        match cuboid(t, h, max_distance) {
-            Ok(local) => local,
-            Err(farther) => return farther,
-        }
-    } else {
-        None
-    };
-    let Some(local) = local else { return TriangleContact::General };
-    if max_distance.is_some_and(|m| local.distance > m) {
-        return TriangleContact::Farther;
+        let core = if let Some((p0, p1)) = b.segment_core() {
+            Core::Segment(p0, p1, b.radius())
+        } else {
+            Core::Cuboid(b.cuboid_half_extents()?)
+        };
+        let origin = pc.inverse_transform_point(pb.translation);
+        // Row i of the inverse rotation is the shape's axis i seen from the composite.
+        let rows = [0, 1, 2].map(|i| pc.inverse_transform_vector(pb.transform_vector(V::axis(i))));
+        Some(Self { core, origin, rows, pb: *pb })
     }
-    let normal = pb.transform_vector(local.normal);
-    let point_a = pb.transform_point(local.on_triangle);
-    let point_b = pb.transform_point(local.on_triangle + local.normal * local.distance);
-    let zero = V::Real::ZERO;
-    TriangleContact::Answer(Penetration {
-        intersecting: local.distance <= zero,
-        distance: local.distance,
-        depth: (-local.distance).max(zero),
-        normal,
-        point_a,
-        point_b,
-        iterations: 0,
-        status: Status::Converged,
-        error_bound: zero,
-    })
+
+    /// A point of the composite's frame in the shape's.
+    #[inline(always)]
+    fn local(&self, q: V) -> V {
+        let d = q - self.origin;
+        V::from_fn(|i| self.rows[i].dot(d))
+    }
+
+    /// The penetration of the shape into the triangle with corners `tri` (composite frame); `max_distance` as for
+    /// the general query (a pair farther apart is [`TriangleContact::Farther`]).
+    pub(crate) fn penetration(&self, tri: [V; 3], max_distance: Option<V::Real>) -> TriangleContact<V> {
+        let t = [self.local(tri[0]), self.local(tri[1]), self.local(tri[2])];
+        let local = match self.core {
+            Core::Segment(p0, p1, r) => capsule(t, (p0, p1), r, max_distance),
+            Core::Cuboid(h) => cuboid(t, h, max_distance),
+        };
+        let local = match local {
+            Ok(Some(local)) => local,
+            Ok(None) => return TriangleContact::General,
+            Err(farther) => return farther,
+        };
+        if max_distance.is_some_and(|m| local.distance > m) {
+            return TriangleContact::Farther;
+        }
+        let pb = &self.pb;
+        let normal = pb.transform_vector(local.normal);
+        let point_a = pb.transform_point(local.on_triangle);
+        let point_b = pb.transform_point(local.on_triangle + local.normal * local.distance);
+        let zero = V::Real::ZERO;
+        TriangleContact::Answer(Penetration {
+            intersecting: local.distance <= zero,
+            distance: local.distance,
+            depth: (-local.distance).max(zero),
+            normal,
+            point_a,
+            point_b,
+            iterations: 0,
+            status: Status::Converged,
+            error_bound: zero,
+        })
+    }
+}
+
+/// Whether the triangle `t` (shape frame) lies farther than `m` from the box `lo..hi` along one of its axes: a
+/// lower bound on the distance to anything inside the box, checked before any normal is formed.
+#[inline(always)]
+fn beyond_box<V: Vector>(t: &[V; 3], lo: V, hi: V, m: V::Real) -> bool {
+    let t_lo = t[0].min_elem(t[1]).min_elem(t[2]);
+    let t_hi = t[0].max_elem(t[1]).max_elem(t[2]);
+    (0..3).any(|i| t_lo.get(i) - hi.get(i) > m || lo.get(i) - t_hi.get(i) > m)
 }
 
 /// A closed-form answer in the shape's frame.
@@ -109,6 +151,13 @@ fn capsule<V: Vector>(
     r: V::Real,
     max_distance: Option<V::Real>,
 ) -> Result<Option<Local<V>>, TriangleContact<V>> {
+    // The capsule lies in the box of its core grown by the radius: most triangles under its world box are beyond it.
+    if let Some(m) = max_distance {
+        let grow = V::from_fn(|_| r);
+        if beyond_box(&t, p0.min_elem(p1) - grow, p0.max_elem(p1) + grow, m) {
+            return Err(TriangleContact::Farther);
+        }
+    }
     let n = cross(t[1] - t[0], t[2] - t[0]).normalize_or_zero();
     if n == V::zero() {
         return Ok(None);
@@ -182,6 +231,11 @@ fn crossing<V: Vector>(t: [V; 3], n: V, (p0, p1): (V, V), r: V::Real) -> Local<V
 /// the triangle gets the triangle's normal, as EPA gives.
 fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<Option<Local<V>>, TriangleContact<V>> {
     let zero = V::Real::ZERO;
+    // The box's own face axes first, before any normal is formed: most triangles under the box's world box lie
+    // beyond one of them.
+    if max_distance.is_some_and(|m| beyond_box(&t, -h, h, m)) {
+        return Err(TriangleContact::Farther);
+    }
     let n = cross(t[1] - t[0], t[2] - t[0]).normalize_or_zero();
     if n == V::zero() {
         return Ok(None);
@@ -198,29 +252,39 @@ fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<O
             (up, a)
         }
     };
+    // An axis separating them by more than the bound ends the test at once (the least overlap is then below minus
+    // the bound, and the answer `Farther`).
+    let farther = |d: V::Real| max_distance.is_some_and(|m| -d > m);
     let (depth, normal) = overlap(n);
-    let apart = depth < zero;
+    if farther(depth) {
+        return Err(TriangleContact::Farther);
+    }
     let mut best = (depth, normal, Axis::Face);
     let mut consider = |a: V, what: Axis| {
         if a == V::zero() {
-            return;
+            return false;
         }
         let (d, m) = overlap(a);
         if d < best.0 {
             best = (d, m, what);
         }
+        farther(d)
     };
     for i in 0..3 {
-        consider(V::axis(i), Axis::BoxFace);
+        if consider(V::axis(i), Axis::BoxFace) {
+            return Err(TriangleContact::Farther);
+        }
     }
     for k in 0..3 {
         let e = t[(k + 1) % 3] - t[k];
         for i in 0..3 {
-            consider(cross(V::axis(i), e).normalize_or_zero(), Axis::Edges(i, k));
+            if consider(cross(V::axis(i), e).normalize_or_zero(), Axis::Edges(i, k)) {
+                return Err(TriangleContact::Farther);
+            }
         }
     }
     let (depth, normal, kind) = best;
-    if apart || depth < zero {
+    if depth < zero {
         // The least overlap is minus the largest separation found, a lower bound on the distance.
         return match max_distance {
             Some(m) if -depth > m => Err(TriangleContact::Farther),

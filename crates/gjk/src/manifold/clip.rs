@@ -60,11 +60,19 @@ pub fn clip_to_reference<V: Vector>(
     let r = reference.points();
     let scale = r.iter().fold(V::Real::ZERO, |m, p| m.max(p.max_abs()));
     let slack = V::Real::from_f64(1e-12) * scale;
+    // The polygon goes back and forth between the two buffers (`src` holds it), copied once at the end if it
+    // ended in the second.
+    let (mut src, mut dst) = (&mut *out, &mut *scratch);
+    let mut in_scratch = false;
     if r.len() == 2 {
         for (k, (a, s)) in [(r[0], r[0] - r[1]), (r[1], r[1] - r[0])].into_iter().enumerate() {
             let s = s - along * s.dot(along);
-            len = clip_plane(&out[..len], closed, a, s.normalize_or_zero(), slack, k, scratch);
-            out[..len].copy_from_slice(&scratch[..len]);
+            len = clip_plane(&src[..len], closed, a, s.normalize_or_zero(), slack, k, dst);
+            core::mem::swap(&mut src, &mut dst);
+            in_scratch = !in_scratch;
+        }
+        if in_scratch {
+            dst[..len].copy_from_slice(&src[..len]);
         }
         return len;
     }
@@ -80,11 +88,15 @@ pub fn clip_to_reference<V: Vector>(
         // The part of `along` across the edge, then out_dir without it.
         let across = (along - e * (along.dot(e) / ee)).normalize_or_zero();
         let out_dir = out_dir - across * out_dir.dot(across);
-        len = clip_plane(&out[..len], closed, a, out_dir.normalize_or_zero(), slack, k, scratch);
-        out[..len].copy_from_slice(&scratch[..len]);
+        len = clip_plane(&src[..len], closed, a, out_dir.normalize_or_zero(), slack, k, dst);
+        core::mem::swap(&mut src, &mut dst);
+        in_scratch = !in_scratch;
         if len == 0 {
             break;
         }
+    }
+    if in_scratch {
+        dst[..len].copy_from_slice(&src[..len]);
     }
     len
 }

@@ -161,7 +161,8 @@ where
     fb.reset(0);
     b.support_feature(rel.inverse_transform_vector(-n), fb);
     fb.map(|q| rel.transform_point(q));
-    let count = clipped_contacts(fa, fb, n, (a.radius(), b.radius()), prediction, found, clip);
+    let tol = plane_tolerance(fa, fb);
+    let count = clipped_contacts(fa, fb, n, (a.radius(), b.radius()), prediction, tol, found, clip);
     // The penetration query's own pair of points: a contact by every rule above, and the deepest there is.
     let witness = Contact {
         point_a: p.point_a,
@@ -179,7 +180,7 @@ where
     // around an edge that supports n, the one whose normal is nearer n, while the witness lies on the other side
     // of the edge): then the witness pair joins them, so the deepest contact is the penetration depth.
     let deepest = found[..count].iter().fold(f64::NEG_INFINITY, |d, c| d.max(c.depth));
-    let count = if deepest < witness.depth - plane_tolerance(fa, fb).to_f64() {
+    let count = if deepest < witness.depth - tol.to_f64() {
         let slot = if count < MAX_CLIP {
             count
         } else {
@@ -210,17 +211,19 @@ where
 /// normal: that point is on the reference shape (in the face, inside its side planes), and since it lies in A and q
 /// in B (or the other way round), its depth along n is at most the penetration depth h_A(n) + h_B(−n), which the
 /// pair of witness points reaches. A face meeting n at a grazing angle, or an edge the line misses (3D), is no
-/// reference; with none, the pair gets the single contact of the penetration query.
+/// reference; with none, the pair gets the single contact of the penetration query. `tol` is
+/// [`plane_tolerance`] of the two features.
+#[allow(clippy::too_many_arguments)]
 fn clipped_contacts<V: Vector>(
     fa: &Feature<V>,
     fb: &Feature<V>,
     n: V,
     (ra, rb): (V::Real, V::Real),
     prediction: V::Real,
+    tol: V::Real,
     out: &mut [Contact<V>; MAX_CLIP],
     bufs: &mut clip::ClipBuffers<V>,
 ) -> usize {
-    let tol = plane_tolerance(fa, fb);
     // A keeps the reference unless B's face is clearly better aligned with the normal (ids then stay put from
     // frame to frame while the two faces are nearly parallel).
     let (reference, incident, ref_is_a) = match (Reference::new(fa, n, tol), Reference::new(fb, -n, tol)) {

@@ -11,6 +11,7 @@
 use super::dispatch::{pair, PairQuery, Shape};
 use super::penetration::leaf_penetration_within;
 use super::{box_above_plane, box_in, leaf_world, plane_in, positive, worse};
+use crate::analytic::triangle::TriangleProbe;
 use crate::bvh::RelativeBoxes;
 use crate::composite::{Composite, HalfSpace};
 use crate::epa;
@@ -150,6 +151,12 @@ impl<V: Vector> ContactQuery<'_, V> {
         };
         m.status = worse(m.status, status);
         let max = if V::DIM == 2 { 2 } else { MAX_CONTACTS };
+        if m.len + points.len() <= max {
+            // Room for all: what the reduction below would keep, without copying through the union.
+            m.points[m.len..m.len + points.len()].copy_from_slice(points);
+            m.len += points.len();
+            return;
+        }
         // Keep the points in a scratch array of the union, then reduce back to `max`.
         let all = &mut self.union;
         let mut n = 0;
@@ -276,12 +283,13 @@ impl<V: Vector> PairQuery<V> for ContactQuery<'_, V> {
         let start = self.out.len();
         let bbox = box_in(b, pb, pc).loosened(positive(self.prediction));
         let bound = Some(positive(self.prediction));
+        let probe = TriangleProbe::new(b, pb, pc);
         c.bvh().for_each_overlap(&bbox, |id| {
             // Many leaves under the box are apart: the penetration query's GJK, bounded by the prediction, drops
             // them after a step or two, before the exact distance and EPA; the leaves it keeps go on from the same
             // run (callgrind, box resting on the monastery: a separate bounded GJK before the query cost 17 % of
             // the instructions).
-            let Some(p) = leaf_penetration_within(c, pc, id, b, pb, bound) else { return true };
+            let Some(p) = leaf_penetration_within(c, pc, id, b, pb, bound, probe.as_ref()) else { return true };
             if p.distance <= self.prediction {
                 self.convex_manifold(&c.leaf(id), &leaf_world(c, pc, id), b, pb, (Some(id), None), Some(&p));
             }
@@ -345,13 +353,9 @@ fn reduce<V: Vector>(c: &mut [ContactPoint<V>], max: usize) -> usize {
     if c.len() <= max {
         return c.len();
     }
-    let pick = |c: &mut [ContactPoint<V>], start: usize, score: &dyn Fn(&ContactPoint<V>) -> f64| {
-        let best = (start..c.len()).fold(start, |b, i| if score(&c[i]) > score(&c[b]) { i } else { b });
-        c.swap(start, best);
-    };
-    pick(c, 0, &|x| x.depth);
+    pick(c, 0, |x| x.depth);
     let p0 = c[0].point_a;
-    pick(c, 1, &|x| (x.point_a - p0).length_squared().to_f64());
+    pick(c, 1, |x| (x.point_a - p0).length_squared().to_f64());
     if max > 2 {
         let p1 = c[1].point_a;
         // Twice a triangle's area, squared (Lagrange's identity, any dimension).
@@ -359,9 +363,16 @@ fn reduce<V: Vector>(c: &mut [ContactPoint<V>], max: usize) -> usize {
             let (u, v) = (q - p, r - p);
             (u.length_squared() * v.length_squared() - u.dot(v) * u.dot(v)).to_f64()
         };
-        pick(c, 2, &|x| area(p0, p1, x.point_a));
+        pick(c, 2, |x| area(p0, p1, x.point_a));
         let p2 = c[2].point_a;
-        pick(c, 3, &|x| area(p0, p1, x.point_a) + area(p1, p2, x.point_a) + area(p2, p0, x.point_a));
+        pick(c, 3, |x| area(p0, p1, x.point_a) + area(p1, p2, x.point_a) + area(p2, p0, x.point_a));
     }
     max
+}
+
+/// Moves the entry of `c[start..]` with the highest score (the first of equals) to `start`.
+#[inline]
+fn pick<T>(c: &mut [T], start: usize, score: impl Fn(&T) -> f64) {
+    let best = (start..c.len()).fold(start, |b, i| if score(&c[i]) > score(&c[b]) { i } else { b });
+    c.swap(start, best);
 }

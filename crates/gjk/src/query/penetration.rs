@@ -10,7 +10,7 @@ use super::dispatch::{pair, PairQuery, Shape};
 use super::distance::{half_space_half_space, Distance, DistanceQuery};
 use super::observe::{LeafRun, Shared, Side, WalkObserver};
 use super::{box_above_plane, box_in, leaf_world, plane_in, positive, worse};
-use crate::analytic::triangle::{triangle_penetration, TriangleContact};
+use crate::analytic::triangle::{TriangleContact, TriangleProbe};
 use crate::bvh::RelativeBoxes;
 use crate::composite::{Composite, HalfSpace};
 use crate::epa;
@@ -92,10 +92,13 @@ where
     C: Composite<V>,
     B: SupportMap<V> + ?Sized,
 {
-    leaf_penetration_within(c, pc, id, b, pb, None).expect("no bound, no early stop")
+    let probe = TriangleProbe::new(b, pb, pc);
+    leaf_penetration_within(c, pc, id, b, pb, None, probe.as_ref()).expect("no bound, no early stop")
 }
 
-/// [`leaf_penetration`], `None` as soon as GJK proves the leaf farther from B than `max_distance` (when given).
+/// [`leaf_penetration`], `None` as soon as GJK (or the closed form) proves the leaf farther from B than
+/// `max_distance` (when given). `probe` is B prepared for the closed form on triangles
+/// ([`TriangleProbe::new`], once per query), `None` when B has none.
 pub(crate) fn leaf_penetration_within<V, C, B>(
     c: &C,
     pc: &Iso<V>,
@@ -103,29 +106,34 @@ pub(crate) fn leaf_penetration_within<V, C, B>(
     b: &B,
     pb: &Iso<V>,
     max_distance: Option<V::Real>,
+    probe: Option<&TriangleProbe<V>>,
 ) -> Option<epa::Penetration<V>>
 where
     V: Vector,
     C: Composite<V>,
     B: SupportMap<V> + ?Sized,
 {
+    // A box or a capsule on a mesh triangle: the closed form (see `analytic::triangle`) gives what GJK and EPA
+    // would, without their loops.
+    let closed = match (probe, c.leaf_triangle(id)) {
+        (Some(probe), Some(t)) => probe.penetration(t, max_distance),
+        _ => TriangleContact::General,
+    };
+    if let TriangleContact::Farther = closed {
+        return None;
+    }
     let leaf = c.leaf(id);
     let lw = leaf_world(c, pc, id);
-    let options = crate::gjk::DistanceOptions { max_distance, ..crate::gjk::DistanceOptions::default() };
     // A facet inside a flat region: whatever normal EPA found, the checks below end on the face's normal (a
     // contact on the facet's interior has it already; on a ridge or corner, all inactive, it is replaced), so EPA
     // is not run. Callgrind, a box resting on the monastery: EPA was 46 % of the contact query.
     let flat = c.flat_leaf(id);
-    // A box or a capsule on a mesh triangle: the closed form (see `analytic::triangle`) gives what GJK and EPA
-    // would, without their loops.
-    let closed = match c.leaf_triangle(id) {
-        Some(t) => triangle_penetration(t.map(|q| pc.transform_point(q)), b, pb, max_distance),
-        None => TriangleContact::General,
-    };
     let mut p = match closed {
         TriangleContact::Answer(p) => p,
-        TriangleContact::Farther => return None,
-        TriangleContact::General => epa::penetration_within(&leaf, &lw, b, pb, &options, flat.is_none(), &mut ())?,
+        _ => {
+            let options = crate::gjk::DistanceOptions { max_distance, ..crate::gjk::DistanceOptions::default() };
+            epa::penetration_within(&leaf, &lw, b, pb, &options, flat.is_none(), &mut ())?
+        }
     };
     // Only an overlap can be a ghost: a shape apart from the leaf has its true closest-point normal, and measuring
     // along the face instead would invent a depth (a shape resting on the neighbouring coplanar triangle is
