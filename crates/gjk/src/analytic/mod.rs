@@ -1,5 +1,6 @@
 //! Closed forms for pairs whose closest points need no iteration: a point core (ball, point) against a box or a
-//! segment core (capsule, segment), in either order.
+//! segment core (capsule, segment), in either order; and two balls (`balls.rs`: two point cores at their shapes'
+//! origins, answered in world coordinates, where no rotation enters).
 //!
 //! GJK on such a pair converges to the same closest points after a few support calls; here they are computed
 //! directly, in the frame of the shape that is not a point (the point carried into it, so a box's faces are its
@@ -17,8 +18,11 @@
 //! ([`SupportMap::point_core`], [`SupportMap::cuboid_half_extents`], [`SupportMap::segment_core`]): a generic
 //! `distance` on any support maps reaches the closed form without the caller naming it.
 
+mod balls;
 mod depth;
 mod point;
+
+pub(crate) use balls::Centres;
 pub(crate) mod triangle;
 
 use crate::epa::Penetration;

@@ -178,8 +178,17 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
+    let (ra, rb) = (a.radius(), b.radius());
+    // Two balls, observed or not: the centres' distance less the radii, in world coordinates (no GJK step; see
+    // `analytic::balls`). Concentric ones go on to EPA, as after the loop.
+    if options.max_iterations > 0 {
+        if let Some(answer) = crate::analytic::Centres::of(a, pose_a, b, pose_b)
+            .and_then(|c| c.penetration((ra, rb), options.max_distance))
+        {
+            return answer;
+        }
+    }
     let mut pair = Pair::new(a, pose_a, b, pose_b);
-    let (ra, rb) = pair.radii();
     // A point core against a box or segment core: the closed form, observed or not (no GJK or EPA step runs, so
     // the observer sees none; see `analytic`).
     if options.max_iterations > 0 {
