@@ -422,7 +422,7 @@ fn balls_signed(ta: &[f64], tb: &[f64], radii: f64) -> f64 {
     ta.iter().zip(tb).map(|(a, b)| (b - a) * (b - a)).sum::<f64>().sqrt() - radii
 }
 
-/// Two balls (the world-coordinate closed form, `analytic::balls`) against the loop on the same balls behind
+/// Two balls (the world-coordinate closed form, `analytic`) against the loop on the same balls behind
 /// [`Hidden`] and against the exact signed distance of their centres: apart by 1 and by 1e-6, touching exactly,
 /// overlapping by 1e-6 and by half the smaller radius, one inside the other, concentric; radii from 1e-6 to 1e6
 /// and zero; centres at 0, 1e5 and −1e5 with random rotations (which must not matter); 3D and 2D, f64 and f32

@@ -179,23 +179,15 @@ where
     O: Observer<V>,
 {
     let (ra, rb) = (a.radius(), b.radius());
-    // Two balls, observed or not: the centres' distance less the radii, in world coordinates (no GJK step; see
-    // `analytic::balls`). Concentric ones go on to EPA, as after the loop.
+    // Two balls, or a point core against a box or segment core: the closed form, observed or not (no GJK or EPA
+    // step runs, so the observer sees none; see `analytic`). Concentric balls, and a point on a segment core, go
+    // on to EPA.
     if options.max_iterations > 0 {
-        if let Some(answer) = crate::analytic::Centres::of(a, pose_a, b, pose_b)
-            .and_then(|c| c.penetration((ra, rb), options.max_distance))
-        {
+        if let Some(answer) = crate::analytic::penetration(a, pose_a, b, pose_b, (ra, rb), options.max_distance) {
             return answer;
         }
     }
     let mut pair = Pair::new(a, pose_a, b, pose_b);
-    // A point core against a box or segment core: the closed form, observed or not (no GJK or EPA step runs, so
-    // the observer sees none; see `analytic`).
-    if options.max_iterations > 0 {
-        if let Some(local) = crate::analytic::penetration(a, b, &pair.rel, (ra, rb)) {
-            return Some(local.in_world(pose_a));
-        }
-    }
     // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching (or, given a
     // bound, at a proven gap beyond it).
     let params = Params::new(options, V::Real::ZERO, options.max_distance.map(|m| m + ra + rb));
