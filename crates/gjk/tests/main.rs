@@ -23,6 +23,7 @@ mod composite_parry;
 mod dynamic_tree;
 mod layering;
 mod manifolds;
+mod nd_exact;
 mod nd_properties;
 mod nd_reference;
 mod parry_diff;

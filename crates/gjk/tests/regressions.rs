@@ -643,3 +643,56 @@ fn f32_shapes_of_1e10_and_1e_15_keep_the_answers_of_scale_1_fuzz_3_1931() {
         assert!(!gap.intersecting && (gap.distance / s - unit_gap).abs() <= 1e-5, "scale {s:e}: {gap:?}");
     }
 }
+
+/// A point at the centre of a flat cone (half-height 0.124, radius 1574; gjk-fuzz seed 41 case 8524, a capsule
+/// of zero size there) is 0.124 deep, yet with the point as A GJK said "apart, 4.9e-11, converged": its triangle
+/// of two opposite rim points and the apex passes within rounding of the origin, so v (5e-11, against 1574-sized
+/// points) is rounding noise; the next support, 1570 beyond the origin, made a tetrahedron whose signed volumes
+/// could not place the origin inside, and the no-progress stop called a run whose lower bound was 0 apart. A run
+/// that stalls within rounding of the origin with no support plane excluding touching now says touching.
+/// Then flat cones, cylinders and ellipsoids (aspect 1e2 … 1e5, random rotations, offsets up to 1e3) with a point
+/// at their centre — intersecting in both orders and for `intersects` — and the point moved out past the flat side
+/// by a gap of 1e-6 … 1e-2 of the thickness: apart, at that gap.
+#[test]
+fn point_at_the_centre_of_a_flat_cone_is_inside_fuzz_41_8524() {
+    let cone = Cone::new(0.1235827530881735, 1574.1513203429627).unwrap();
+    let t = DVec3::new(0.42445308647909763, -0.9535121448543531, -0.13421090094972277);
+    let q = DQuat::from_xyzw(0.2172682983482203, 0.4333735393927909, 0.18920465391247654, -0.8539223974254885);
+    let (pose_cone, pose_point) = (Iso::new(q.normalize(), t), Iso::from_translation(t));
+    let point = Capsule::new(0.0, 0.0).unwrap();
+    assert!(distance(&point, &pose_point, &cone, &pose_cone).intersecting);
+    assert!(distance(&cone, &pose_cone, &point, &pose_point).intersecting);
+    assert!(intersects(&point, &pose_point, &cone, &pose_cone));
+
+    let mut r = crate::common::rng(8524);
+    let point = Point::new(DVec3::ZERO).unwrap();
+    for case in 0..600 {
+        let thick = crate::common::log_uniform(&mut r, 1e-2, 1.0);
+        let wide = thick * crate::common::log_uniform(&mut r, 1e2, 1e5);
+        let rotation = crate::common::unit_quat(&mut r);
+        let centre = crate::common::in_cube3(&mut r, 1e3);
+        let pose = Iso::new(rotation, centre);
+        let gap = thick * crate::common::log_uniform(&mut r, 1e-6, 1e-2);
+        // The flat side's outward normal (local −y: the cone's base, the cylinder's bottom, the ellipsoid's pole)
+        // and its distance from the centre.
+        let (shape, half): (Box<dyn SupportMap<DVec3>>, f64) = match case % 3 {
+            0 => (Box::new(Cone::new(thick, wide).unwrap()), thick),
+            1 => (Box::new(Cylinder::new(thick, wide).unwrap()), thick),
+            _ => (Box::new(Ellipsoid::new(DVec3::new(wide, thick, wide * 0.7)).unwrap()), thick),
+        };
+        let label = format!("case {case}: thickness {thick:e}, width {wide:e}, gap {gap:e}");
+        let at_centre = Iso::from_translation(centre);
+        let d = distance(&point, &at_centre, &*shape, &pose);
+        assert!(d.intersecting, "{label}: point first {d:?}");
+        let d = distance(&*shape, &pose, &point, &at_centre);
+        assert!(d.intersecting, "{label}: point second {d:?}");
+        assert!(intersects(&point, &at_centre, &*shape, &pose), "{label}: intersects");
+        let outside = Iso::from_translation(centre + rotation * DVec3::new(0.0, -(half + gap), 0.0));
+        for d in [distance(&point, &outside, &*shape, &pose), distance(&*shape, &pose, &point, &outside)] {
+            assert!(!d.intersecting, "{label}: moved out {d:?}");
+            // The position's rounding at the offset (1e3) and the flat side's across the width.
+            let rounding = 64.0 * f64::EPSILON * (1e3 + wide);
+            assert!((d.distance - gap).abs() <= rounding + 1e-9 * gap, "{label}: {} vs {gap:e}", d.distance);
+        }
+    }
+}

@@ -684,3 +684,40 @@ fn farthest_core_distance_is_exact_or_a_bound() {
     let tiny = Cuboid::new(DVec3::splat(1e-300)).unwrap();
     assert!((tiny.farthest_core_distance(DVec3::ZERO) / (3f64.sqrt() * 1e-300) - 1.0).abs() < 1e-15);
 }
+
+/// Two bodies moving together fast, closing slowly: the cast works in a frame that moves with A, so the centres
+/// keep their digits (in world coordinates two bodies at 2e8 per unit time stood at 3e18 by t = 1.3e10, whose
+/// rounding of hundreds swamped their 6e4 gap: gjk-fuzz seed 41 case 5828). Spinning balls of radius 1 whose
+/// centres are 10 apart and close at speed s on top of a common velocity of 1e6 … 1e9 meet at exactly 8 / s, and
+/// the contact points are where the balls are then, in world coordinates.
+#[test]
+fn bodies_moving_together_fast_keep_their_gap_fuzz_41_5828() {
+    let mut r = rng(5828);
+    let ball = Ball::new(1.0).unwrap();
+    for case in 0..200 {
+        let common = unit3(&mut r) * common::log_uniform(&mut r, 1e6, 1e9);
+        let n = unit3(&mut r);
+        let s = uniform(&mut r, 0.5, 2.0);
+        let start_a = common::in_cube3(&mut r, 1e3);
+        let ma = Motion::new(Iso::from_translation(start_a), common, unit3(&mut r) * 3.0);
+        let mb = Motion::new(Iso::from_translation(start_a + n * 10.0), common - n * s, unit3(&mut r) * 5.0);
+        let c = time_of_impact(&ball, &ma, &ball, &mb, &CastOptions { max_toi: 100.0, ..CastOptions::default() });
+        // The velocities as given: common − n·s rounds at common's ulps (up to 1e-7), and so does the relative
+        // velocity both the cast and this reference take, exactly, as their difference (Sterbenz). The first time
+        // |c + dv·t| = 2, with c the centres' offset, solved without cancellation.
+        let (c0, dv) = (mb.pose.translation - ma.pose.translation, mb.linear - ma.linear);
+        let (qa, qb, qc) = (dv.length_squared(), c0.dot(dv), c0.length_squared() - 4.0);
+        let exact = qc / (-qb + (qb * qb - qa * qc).sqrt());
+        let n = (c0 + dv * exact).normalize();
+        let what = format!("case {case}: common velocity {common:?}, closing {s}: {c:?}");
+        assert!(c.hit && c.status == Status::Converged, "{what}");
+        // The cast stops within its tolerance (1e-10 of the pair's size, 10) of contact, at closing speed s.
+        assert!((c.toi - exact).abs() <= 2e-9 / s, "{what}: toi {} vs {exact}", c.toi);
+        assert!((c.normal - n).length() <= 1e-9, "{what}");
+        // World points: A's centre has moved by common·toi; their rounding is that of the world position.
+        let centre_a = start_a + common * c.toi;
+        let rounding = 4.0 * f64::EPSILON * centre_a.abs().max_element() + 1e-8;
+        assert!((c.point_a - (centre_a + n)).length() <= rounding, "{what}: point_a");
+        assert!((c.point_b - (centre_a + n)).length() <= rounding, "{what}: point_b");
+    }
+}
