@@ -1,4 +1,4 @@
-//! Closed-form pairs: a ball or point against a box or a capsule (segment core), in either order. The distance,
+//! Closed-form pairs: a ball or point against a box or a capsule (segment core), in either order, and two balls. The distance,
 //! intersection and penetration queries answer them without the GJK loop; the same shapes behind a wrapper that
 //! hides their core hooks ([`Hidden`]) go through the general path (GJK, EPA). Both must agree within the general
 //! path's error bound, and the closed form must meet the exact answer built into each configuration: a sphere centre on a box face, edge or corner, inside the box, on a 1e-9 slab, at gaps of 1e-6,
@@ -414,4 +414,107 @@ fn ball_centred_within_rounding_of_a_capsule_core_gets_a_perpendicular_normal_fu
         let centre2 = pc2.transform_point(DVec2::new(sign * off, t));
         check(&cap, &pc2, &ball, &Iso::from_translation(centre2), &format!("2D {k}"));
     }
+}
+
+/// The exact signed distance of two balls whose centres are the translations `ta`, `tb` (in f64, from the numbers
+/// the query was given: an f32 pose's translation exactly).
+fn balls_signed(ta: &[f64], tb: &[f64], radii: f64) -> f64 {
+    ta.iter().zip(tb).map(|(a, b)| (b - a) * (b - a)).sum::<f64>().sqrt() - radii
+}
+
+/// Two balls (the world-coordinate closed form, `analytic`) against the loop on the same balls behind
+/// [`Hidden`] and against the exact signed distance of their centres: apart by 1 and by 1e-6, touching exactly,
+/// overlapping by 1e-6 and by half the smaller radius, one inside the other, concentric; radii from 1e-6 to 1e6
+/// and zero; centres at 0, 1e5 and −1e5 with random rotations (which must not matter); 3D and 2D, f64 and f32
+/// (the f32 poses rounded, their exact answer taken from the rounded numbers).
+#[test]
+fn ball_pairs_exact_at_every_gap_size_and_offset() {
+    let mut rng = rng(0xBA11_0014);
+    let mut checked = 0;
+    for n in 0..600 {
+        let far = [0.0, 1e5, -1e5][n % 3];
+        let scale = [1.0, 1e-6, 1e6, 1.0][(n / 3) % 4];
+        let (ra, rb) = match n % 5 {
+            0 => (0.0, scale),
+            1 => (scale, 0.5 * scale),
+            _ => (log_uniform(&mut rng, 0.1, 2.0) * scale, log_uniform(&mut rng, 0.1, 2.0) * scale),
+        };
+        let small = ra.min(rb);
+        let gaps = [1.0 * scale, 1e-6 * scale, 0.0, -1e-6 * scale, -0.5 * small, -(ra + rb - 0.25 * small), -(ra + rb)];
+        let (u3, u2) = (common::unit3(&mut rng), common::unit2(&mut rng));
+        let (q, angle) = (unit_quat(&mut rng), common::angle(&mut rng));
+        let ta = DVec3::new(far, -far, 0.5 * far) + common::in_cube3(&mut rng, 2.0 * scale);
+        let size = 8.0 * (ra + rb + scale) + 4.0 * far.abs();
+        for gap in gaps {
+            // (The centres' distance rounds: the exact answer is taken from the centres as placed.)
+            let tb = ta + u3 * (ra + rb + gap);
+            let (pa, pb) = (Iso::new(q, ta), Iso::new(q.inverse(), tb));
+            let (a, b) = (Ball::new(ra).unwrap(), Ball::new(rb).unwrap());
+            let exact = balls_signed(&ta.to_array(), &tb.to_array(), ra + rb);
+            let d = both(&a, &pa, &b, &pb, size, Some(exact));
+            if !d.intersecting || d.normal != DVec3::ZERO {
+                // The normal is the line of centres (zero only for concentric balls).
+                assert!((d.normal - u3).length() <= 1e-6 || (tb - ta).length() < 1e-3 * size, "{d:?}");
+            }
+            both_signed(&a, &pa, &b, &pb, size, Some(exact));
+            // 2D.
+            let (sa, sb) = (DVec2::new(ta.x, ta.y), DVec2::new(ta.x, ta.y) + u2 * (ra + rb + gap));
+            let (pa2, pb2) = (Iso::new(Rot2::from_angle(angle), sa), Iso::new(Rot2::from_angle(-angle), sb));
+            let exact2 = balls_signed(&sa.to_array(), &sb.to_array(), ra + rb);
+            both(&a, &pa2, &b, &pb2, size, Some(exact2));
+            both_signed(&a, &pa2, &b, &pb2, size, Some(exact2));
+            // f32: the poses rounded, the exact answer from the rounded centres.
+            let (a32, b32) = (Ball::new(ra as f32).unwrap(), Ball::new(rb as f32).unwrap());
+            let (pa32, pb32) = (Vec3::pose_from64(&pa), Vec3::pose_from64(&pb));
+            let radii32 = f64::from(ra as f32) + f64::from(rb as f32);
+            let exact32 =
+                balls_signed(&pa32.translation.as_dvec3().to_array(), &pb32.translation.as_dvec3().to_array(), radii32);
+            both(&a32, &pa32, &b32, &pb32, size, Some(exact32));
+            both_signed(&a32, &pa32, &b32, &pb32, size, Some(exact32));
+            let (pa2f, pb2f) = (Vec2::pose_from64(&pa2), Vec2::pose_from64(&pb2));
+            let exact2f =
+                balls_signed(&pa2f.translation.as_dvec2().to_array(), &pb2f.translation.as_dvec2().to_array(), radii32);
+            both(&a32, &pa2f, &b32, &pb2f, size, Some(exact2f));
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 600 * 7);
+}
+
+/// Two balls with a warm start, a distance bound, and witnesses: the cache keeps the one search direction (in
+/// A's frame, toward the origin from A − B's point), from which the loop on the same balls starts and converges to
+/// the same distance; beyond `max_distance` the status is `AboveBound` with the distance itself as the bound; the
+/// witnesses are the two centres; a rounded ball and a point at the origin take the same closed form.
+#[test]
+fn ball_pairs_keep_warm_start_bound_and_witnesses() {
+    use gjk::shape::Rounded;
+    let (a, b) = (Ball::new(0.5).unwrap(), Ball::new(0.25).unwrap());
+    let q = DQuat::from_axis_angle(DVec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
+    let pa = Iso::new(q, DVec3::new(1e5, -2.0, 3.0));
+    let pb = Iso::new(q.inverse(), pa.translation + DVec3::new(3.0, 0.0, 4.0));
+    let o = DistanceOptions::default();
+    let mut cache = WarmStart::default();
+    let cold = distance_with(&a, &pa, &b, &pb, &o, Some(&mut cache), &mut ());
+    assert_eq!((cold.distance, cold.iterations, cache.directions().len()), (4.25, 0, 1));
+    // The direction is −(c_A − c_B) = (3, 0, 4) turned into A's frame.
+    let dir = pa.rotation.rotate(cache.directions()[0]);
+    assert!((dir - DVec3::new(3.0, 0.0, 4.0)).length() <= 1e-12, "{dir:?}");
+    let looped = distance_with(&Hidden(&a), &pa, &Hidden(&b), &pb, &o, Some(&mut cache), &mut ());
+    assert!((looped.distance - 4.25).abs() <= 1e-9 + looped.error_bound, "{looped:?}");
+    let bound = DistanceOptions { max_distance: Some(1.0), ..o };
+    let above = distance_with(&a, &pa, &b, &pb, &bound, None, &mut ());
+    assert_eq!((above.status, above.distance, above.intersecting), (Status::AboveBound, 4.25, false));
+    let within = distance_with(&a, &pa, &b, &pb, &DistanceOptions { max_distance: Some(5.0), ..o }, None, &mut ());
+    assert_eq!(within, cold);
+    let (d, w) = gjk::distance_with_witnesses(&a, &pa, &b, &pb, &o);
+    assert_eq!(d, cold);
+    assert_eq!((w.len, w.points_a[0], w.points_b[0]), (1, pa.translation, pb.translation));
+    assert_eq!(d.simplex.points[0], pa.translation - pb.translation);
+    // A rounded ball and a point at the origin are balls too.
+    let rounded = Rounded::new(Ball::new(0.25).unwrap(), 0.25).unwrap();
+    let r = distance_with(&rounded, &pa, &Point::new(DVec3::ZERO).unwrap(), &pb, &o, None, &mut ());
+    assert_eq!((r.distance, r.iterations), (4.5, 0));
+    // No iteration allowed: the closed form does not run (the general path answers, as for every pair).
+    let none = distance_with(&a, &pa, &b, &pb, &DistanceOptions { max_iterations: 0, ..o }, None, &mut ());
+    assert_eq!((none.iterations, none.status), (0, Status::MaxIterations));
 }

@@ -273,8 +273,11 @@ fn capsule_and_cylinder_ray_fast_paths_agree_with_gjk() {
     assert_eq!(agree, ahead, "every normal agrees");
 }
 
-/// Two balls (point cores) skip the GJK loop when nobody observes; observed, the same queries run the loop. The
-/// answers must be the same bit for bit (compared through their `Debug` text, which tells −0 from +0): centres
+/// Two point cores skip the GJK loop when nobody observes; observed, the same queries run the loop. The answers
+/// must be the same bit for bit (compared through their `Debug` text, which tells −0 from +0). Two balls (cores at
+/// their shapes' origins) take the world-coordinate closed form observed or not, so for them this checks that an
+/// observed query answers what an unobserved one does; a point off its origin and a posed ball still run the loop
+/// when observed. Centres
 /// apart, touching within rounding, coincident, in f32 and f64, 2D and 3D, near and far from the origin, with
 /// rounded points and nested poses.
 #[test]

@@ -19,8 +19,8 @@ pub(super) enum PointIs {
     B,
 }
 
-/// The answer in the pair frame for the point `p` and the core `target`, both in the target's frame `frame`
-/// (B's pose in the pair frame when B is the target, the identity when A is). `None`: let EPA decide.
+/// The answer in the world for the point `p` and the core `target`, both in the target's frame, whose pose is
+/// `frame`. `None`: let EPA decide.
 #[inline(always)]
 pub(super) fn signed<V: Vector>(
     p: V,

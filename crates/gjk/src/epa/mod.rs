@@ -178,15 +178,16 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
-    let mut pair = Pair::new(a, pose_a, b, pose_b);
-    let (ra, rb) = pair.radii();
-    // A point core against a box or segment core: the closed form, observed or not (no GJK or EPA step runs, so
-    // the observer sees none; see `analytic`).
+    let (ra, rb) = (a.radius(), b.radius());
+    // Two balls, or a point core against a box or segment core: the closed form, observed or not (no GJK or EPA
+    // step runs, so the observer sees none; see `analytic`). Concentric balls, and a point on a segment core, go
+    // on to EPA.
     if options.max_iterations > 0 {
-        if let Some(local) = crate::analytic::penetration(a, b, &pair.rel, (ra, rb)) {
-            return Some(local.in_world(pose_a));
+        if let Some(answer) = crate::analytic::penetration(a, pose_a, b, pose_b, (ra, rb), options.max_distance) {
+            return answer;
         }
     }
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
     // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching (or, given a
     // bound, at a proven gap beyond it).
     let params = Params::new(options, V::Real::ZERO, options.max_distance.map(|m| m + ra + rb));

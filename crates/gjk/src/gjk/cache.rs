@@ -53,6 +53,12 @@ impl<V: Vector> WarmStart<V> {
         *self = Self { dirs: [V::zero(); 4], len: 0, hint_a: 0, hint_b: 0 };
     }
 
+    /// Keeps one search direction (a closed form's, whose simplex is one vertex), the hints as they were.
+    pub(crate) fn store_direction(&mut self, dir: V) {
+        self.dirs[0] = dir;
+        self.len = 1;
+    }
+
     pub(crate) fn store(&mut self, simplex: &Simplex<V>, hint_a: u32, hint_b: u32) {
         self.len = simplex.len;
         for (d, v) in self.dirs.iter_mut().zip(simplex.vertices()) {

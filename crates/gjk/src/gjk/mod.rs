@@ -3,7 +3,8 @@
 //! Every query works in the *pair-local frame*: B's pose relative to A's is formed first (translations
 //! subtracted before any rotation), so two shapes a metre apart at 1e6 from the origin are as accurate as at the
 //! origin. Shapes with a radius (balls, capsules, rounded shapes) run on their cores; the radii are added at the
-//! end, which is exact.
+//! end, which is exact. Two balls are the exception: their centres are the poses' translations, subtracted in the
+//! world as accurately as in the pair frame, and no rotation enters their answer ([`crate::analytic`]).
 
 mod cache;
 mod pair;
@@ -15,7 +16,7 @@ pub use cache::WarmStart;
 pub use pair::DiffVertex;
 pub(crate) use pair::Pair;
 
-use crate::analytic;
+use crate::analytic::Closest;
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
 use crate::trace::Observer;
@@ -204,17 +205,27 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
-    let mut pair = Pair::new(a, pose_a, b, pose_b);
-    let (ra, rb) = pair.radii();
+    let (ra, rb) = (a.radius(), b.radius());
     let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb));
-    // Two point cores with nobody observing: the answer straight from the one vertex (see `solve`). A point core
-    // against a box or a segment core, observed or not: the closed form's one vertex, no GJK step (see `analytic`).
-    let points = if O::ENABLED { None } else { run::run_points(&pair, &params) };
-    if let Some(run) = points.or_else(|| analytic::closest_cores(a, b, &pair.rel, &params)) {
-        if let Some(cache) = cache {
-            cache.store(&simplex::Simplex::new(run.vertex), cache.hint_a, cache.hint_b);
+    // Two balls, or a point core against a box or a segment core, observed or not: the closed form's one vertex
+    // in world coordinates, no GJK step (see `analytic`).
+    let closed = Closest::of(a, pose_a, b, pose_b);
+    if let Some(d) = closed.and_then(|c| c.distance((ra, rb), &params)) {
+        if let (Some(cache), Some(c)) = (cache, closed) {
+            c.store(cache, pose_a);
         }
-        return finish_points(&run, ra, rb, pose_a);
+        return d;
+    }
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
+    // Other point cores (a point off its shape's origin) with nobody observing: the answer straight from the one
+    // vertex (see `solve`).
+    if !O::ENABLED {
+        if let Some(run) = run::run_points(&pair, &params) {
+            if let Some(cache) = cache {
+                cache.store(&simplex::Simplex::new(run.vertex), cache.hint_a, cache.hint_b);
+            }
+            return finish_points(&run, ra, rb, pose_a);
+        }
     }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     finish_distance(&core, ra, rb, pose_a)
@@ -235,11 +246,16 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let mut pair = Pair::new(a, pose_a, b, pose_b);
-    let (ra, rb) = pair.radii();
+    let (ra, rb) = (a.radius(), b.radius());
     let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb));
     // The paths of `distance_with` with nobody observing and no warm start, in the same order.
-    if let Some(run) = run::run_points(&pair, &params).or_else(|| analytic::closest_cores(a, b, &pair.rel, &params)) {
+    if let Some(c) = Closest::of(a, pose_a, b, pose_b) {
+        if let Some(d) = c.distance((ra, rb), &params) {
+            return (d, c.witnesses());
+        }
+    }
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
+    if let Some(run) = run::run_points(&pair, &params) {
         return (finish_points(&run, ra, rb, pose_a), Witnesses::new(&[run.vertex], pose_a));
     }
     let core = solve(&mut pair, None, &params, &mut (), pose_a);
@@ -298,21 +314,24 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
-    let mut pair = Pair::new(a, pose_a, b, pose_b);
-    let (ra, rb) = pair.radii();
+    let (ra, rb) = (a.radius(), b.radius());
     let params = Params::new(options, ra + rb, Some(ra + rb));
-    // Two point cores with nothing to keep or observe: the answer needs no simplex. A point core against a box or
-    // a segment core: the closed form, observed or not (no GJK step), its vertex kept for a warm start.
+    // Two balls, or a point core against a box or a segment core, observed or not: the closed form in world
+    // coordinates, no GJK step (see `analytic`), its one direction kept for a warm start.
+    if let Some(c) = Closest::of(a, pose_a, b, pose_b) {
+        if let Some(outcome) = c.outcome(&params) {
+            if let Some(cache) = cache {
+                c.store(cache, pose_a);
+            }
+            return Intersection::new(outcome, 0, Status::Converged);
+        }
+    }
+    let mut pair = Pair::new(a, pose_a, b, pose_b);
+    // Other point cores with nothing to keep or observe: the answer needs no simplex.
     if !O::ENABLED && cache.is_none() {
         if let Some(run) = run::run_points(&pair, &params) {
             return Intersection::new(run.outcome, run.iterations, run.status);
         }
-    }
-    if let Some(run) = analytic::closest_cores(a, b, &pair.rel, &params) {
-        if let Some(cache) = cache {
-            cache.store(&simplex::Simplex::new(run.vertex), cache.hint_a, cache.hint_b);
-        }
-        return Intersection::new(run.outcome, run.iterations, run.status);
     }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     Intersection::new(core.outcome, core.iterations, core.status)

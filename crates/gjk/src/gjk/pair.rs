@@ -99,11 +99,6 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized> Pair<'
     pub fn center(&self) -> V {
         self.a.center() - self.rel.transform_point(self.b.center())
     }
-
-    /// The two radii (the queries run on the cores and account for these at the end).
-    pub fn radii(&self) -> (V::Real, V::Real) {
-        (self.a.radius(), self.b.radius())
-    }
 }
 
 /// True for B's origin exactly (a ball's core): placed at the translation with no products.
