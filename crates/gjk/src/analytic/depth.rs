@@ -81,7 +81,7 @@ pub(super) fn signed<V: Vector>(
 /// said (gjk-fuzz seed 31 cases 17896, 6972, 17496). Any direction perpendicular to the segment supports it at
 /// `c`, and the ball is round: the depth is the same along each, and exact along the one kept.
 #[inline(always)]
-fn across<V: Vector>(d: V, c: V, target: Target<V>) -> V {
+pub(super) fn across<V: Vector>(d: V, c: V, target: Target<V>) -> V {
     let Target::Segment(a, b) = target else { return d };
     let e = b - a;
     let ee = e.length_squared();
