@@ -36,6 +36,7 @@ mod ray_boundary_reference;
 mod regressions;
 mod rotating_casts;
 mod rotation_normalized;
+mod sliver_manifolds;
 mod triangle_contacts;
 mod witness_simplex;
 
