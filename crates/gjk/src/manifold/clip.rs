@@ -96,7 +96,7 @@ pub fn clip_to_reference<V: Vector>(
     }
     // A sharp corner (a sliver triangle's tip, 1e-9 rad) is where two side planes meet almost face to face: along
     // the corner's axis their crossing is known only to rounding / angle (1e-16 / 1e-9), so points well beyond the
-    // tip passed both (gjk-fuzz-like slabs: 1.5e-8 beyond in f64, 0.27 in f32). A cap plane through the corner,
+    // tip passed both (a random slab of tests/sliver_manifolds.rs, case 179: 1.5e-8 beyond in f64, 0.27 in f32). A cap plane through the corner,
     // across its bisector, cuts them off. It contains `along` (taken out of the bisector), and it still supports
     // the face: within the face's plane it turns the bisector by at most 76° (`along` leans at most 60° from the
     // face's normal), while at a corner under 26° the directions that support the face span 154° or more.
@@ -131,7 +131,7 @@ pub fn clip_to_reference<V: Vector>(
 /// plane by 1e-7 rad and, along the 1.9-long edge, moves it 100 times the face's width: clipped points were carried
 /// to the reference plane 2.7e-7 off the face and 5.9e-8 deeper than the penetration (gjk-fuzz seed 41 case
 /// 8166). The second pass works on what is left, so its rounding is of the part wanted; it is needed only when
-/// the first left less than a tenth of w (a box's face keeps half of it or more).
+/// the first left less than a tenth of w (a square face keeps 71 % of it).
 fn side_normal<V: Vector>(w: V, e: V, ee: V::Real, across: V) -> V {
     let once = |w: V| {
         let w = w - e * (w.dot(e) / ee);
