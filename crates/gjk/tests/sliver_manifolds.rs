@@ -99,11 +99,9 @@ fn check<V: Space3>(a: &Body, b: &Body, prediction: f64, tol: f64, what: &str) -
             return Err(format!("{what} ({name}): point_b {cb} lies {ob:e} outside B (tolerance {tol:e}): {m:?}"));
         }
         if c.depth.is_nan() || c.depth > depth + tol {
-            let past = c.depth - depth;
-            return Err(format!(
-                "{what} ({name}): contact {:e} deep, {past:e} past the penetration depth {depth:e} (tolerance {tol:e}): {m:?}",
-                c.depth
-            ));
+            let (deep, past) = (c.depth, c.depth - depth);
+            let why = format!("{past:e} past the penetration depth {depth:e} (tolerance {tol:e})");
+            return Err(format!("{what} ({name}): contact {deep:e} deep, {why}: {m:?}"));
         }
     }
     Ok(true)

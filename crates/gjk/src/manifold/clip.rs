@@ -96,10 +96,11 @@ pub fn clip_to_reference<V: Vector>(
     }
     // A sharp corner (a sliver triangle's tip, 1e-9 rad) is where two side planes meet almost face to face: along
     // the corner's axis their crossing is known only to rounding / angle (1e-16 / 1e-9), so points well beyond the
-    // tip passed both (a random slab of tests/sliver_manifolds.rs, case 179: 1.5e-8 beyond in f64, 0.27 in f32). A cap plane through the corner,
-    // across its bisector, cuts them off. It contains `along` (taken out of the bisector), and it still supports
-    // the face: within the face's plane it turns the bisector by at most 76° (`along` leans at most 60° from the
-    // face's normal), while at a corner under 26° the directions that support the face span 154° or more.
+    // tip passed both (tests/sliver_manifolds.rs, random slab 179: 1.5e-8 beyond in f64, 0.27 in f32). A cap plane
+    // through the corner, across its bisector, cuts them off. It contains `along` (taken out of the bisector), and
+    // it still supports the face: within the face's plane it turns the bisector by at most 76° (`along` leans at
+    // most 60° from the face's normal), while at a corner under 26° the directions that support the face span 154°
+    // or more.
     let k_len = r.len();
     for k in 0..k_len {
         if len == 0 {
