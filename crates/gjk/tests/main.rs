@@ -37,6 +37,7 @@ mod regressions;
 mod rotating_casts;
 mod rotation_normalized;
 mod separated_agreement;
+mod sliver_manifolds;
 mod triangle_contacts;
 mod witness_simplex;
 
