@@ -4,7 +4,7 @@
 //! subtracted before any rotation), so two shapes a metre apart at 1e6 from the origin are as accurate as at the
 //! origin. Shapes with a radius (balls, capsules, rounded shapes) run on their cores; the radii are added at the
 //! end, which is exact. Two balls are the exception: their centres are the poses' translations, subtracted in the
-//! world as accurately as in the pair frame, and no rotation enters their answer ([`crate::analytic`]).
+//! world as accurately as in the pair frame, and no rotation enters their answer (`analytic`).
 
 mod cache;
 mod pair;
