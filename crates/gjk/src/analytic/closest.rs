@@ -184,17 +184,7 @@ impl<V: Vector> Closest<V> {
             return Some(None);
         }
         let n = self.normal();
-        Some(Some(Penetration {
-            intersecting: distance <= self.touch,
-            distance,
-            depth: (-distance).max(V::Real::ZERO),
-            normal: n,
-            point_a: self.a + n * ra,
-            point_b: self.b - n * rb,
-            iterations: 0,
-            status: Status::Converged,
-            error_bound: V::Real::ZERO,
-        }))
+        Some(Some(Penetration::closed_form(distance, self.touch, n, self.a + n * ra, self.b - n * rb)))
     }
 
     /// The points of A's and B's cores behind the answer's one vertex.

@@ -9,7 +9,6 @@ use super::point::on_cuboid;
 use super::Target;
 use crate::epa::Penetration;
 use crate::gjk::run::touch_distance;
-use crate::gjk::Status;
 use crate::math::{Iso, Real, Vector};
 
 /// Which of A and B is the point.
@@ -61,17 +60,7 @@ pub(super) fn signed<V: Vector>(
     let normal_pair = frame.transform_vector(normal);
     let point_a = frame.transform_point(core_a) + normal_pair * ra;
     let point_b = frame.transform_point(core_b) - normal_pair * rb;
-    Some(Penetration {
-        intersecting: distance <= touch,
-        distance,
-        depth: (-distance).max(zero),
-        normal: normal_pair,
-        point_a,
-        point_b,
-        iterations: 0,
-        status: Status::Converged,
-        error_bound: zero,
-    })
+    Some(Penetration::closed_form(distance, touch, normal_pair, point_a, point_b))
 }
 
 /// The vector `d` from the core's point `c` to the point, made exactly perpendicular to a segment core where `c`

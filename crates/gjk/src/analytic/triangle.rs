@@ -26,7 +26,6 @@
 //! triangle's plane and meeting it.
 
 use crate::epa::Penetration;
-use crate::gjk::Status;
 use crate::math::{Iso, Real, Vector};
 use crate::shape::SupportMap;
 
@@ -109,18 +108,7 @@ impl<V: Vector> TriangleProbe<V> {
         let normal = pb.transform_vector(local.normal);
         let point_a = pb.transform_point(local.on_triangle);
         let point_b = pb.transform_point(local.on_triangle + local.normal * local.distance);
-        let zero = V::Real::ZERO;
-        TriangleContact::Answer(Penetration {
-            intersecting: local.distance <= zero,
-            distance: local.distance,
-            depth: (-local.distance).max(zero),
-            normal,
-            point_a,
-            point_b,
-            iterations: 0,
-            status: Status::Converged,
-            error_bound: zero,
-        })
+        TriangleContact::Answer(Penetration::closed_form(local.distance, V::Real::ZERO, normal, point_a, point_b))
     }
 }
 

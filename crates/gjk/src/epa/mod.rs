@@ -241,6 +241,24 @@ where
 }
 
 impl<V: Vector> Penetration<V> {
+    /// An answer a closed form gives exactly (no iterations, error bound 0): the signed distance, the normal from A
+    /// toward B and the points of A and B it joins. `touch` is the distance up to which the pair counts as touching.
+    #[inline(always)]
+    pub(crate) fn closed_form(distance: V::Real, touch: V::Real, normal: V, point_a: V, point_b: V) -> Self {
+        let zero = V::Real::ZERO;
+        Penetration {
+            intersecting: distance <= touch,
+            distance,
+            depth: (-distance).max(zero),
+            normal,
+            point_a,
+            point_b,
+            iterations: 0,
+            status: Status::Converged,
+            error_bound: zero,
+        }
+    }
+
     /// The answer in the pair frame carried into the world by A's pose.
     #[inline(always)]
     fn in_world(self, pose_a: &Iso<V>) -> Self {

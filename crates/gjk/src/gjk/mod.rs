@@ -229,15 +229,8 @@ where
     }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     // Above the bound by no more than rounding: measured in full, as `intersection` re-decides there.
-    let margin = near_touching(&core);
-    if let (Outcome::Separated, Some(above)) = (core.outcome, params.stop_above) {
-        if core.lower <= above + margin {
-            let full = Params::new(options, ra + rb, None);
-            let again = solve(&mut Pair::new(a, pose_a, b, pose_b), None, &full, &mut (), pose_a);
-            return finish_distance(&again, ra, rb, pose_a);
-        }
-    }
-    finish_distance(&core, ra, rb, pose_a)
+    let again = params.stop_above.and_then(|above| rerun_near_touching(&core, &pair, above, options, ra + rb, pose_a));
+    finish_distance(again.as_ref().unwrap_or(&core), ra, rb, pose_a)
 }
 
 /// [`distance_with`] (without warm start or observer) that also gives the points of A and B behind each vertex of
@@ -343,17 +336,12 @@ where
         }
     }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
-    // A separating plane within rounding of touching: the distance query's own run (no early stop) decides, so
-    // that the verdict is `distance(..).intersecting` on the boundary too, as for two boxes in `intersects` (a
-    // support 2.4e-18 from the origin gave a plane 1.9e-18 beyond touching, where the distance run counts the
-    // pair as touching).
-    let margin = near_touching(&core);
-    if core.outcome == Outcome::Separated && core.lower <= ra + rb + margin {
-        let full = Params::new(options, ra + rb, None);
-        let again = solve(&mut Pair::new(a, pose_a, b, pose_b), None, &full, &mut (), pose_a);
-        return Intersection::new(again.outcome, core.iterations + again.iterations, again.status);
+    // A separating plane within rounding of touching: decided as the distance query decides it, as for two boxes
+    // in `intersects`.
+    match rerun_near_touching(&core, &pair, ra + rb, options, ra + rb, pose_a) {
+        Some(again) => Intersection::new(again.outcome, core.iterations + again.iterations, again.status),
+        None => Intersection::new(core.outcome, core.iterations, core.status),
     }
-    Intersection::new(core.outcome, core.iterations, core.status)
 }
 
 /// How far beyond the bound a separating plane must be for an early stop to stand (else the distance query's own
@@ -363,6 +351,31 @@ where
 fn near_touching<V: Vector>(core: &CoreResult<V>) -> V::Real {
     let scale = core.simplex.vertices().iter().fold(V::Real::ZERO, |m, p| m.max(p.a.max_abs()).max(p.b.max_abs()));
     run::stall_rounding(scale)
+}
+
+/// The run again in full (fresh hints, no early stop, nobody observing) when it stopped on a separating plane no
+/// more than [`near_touching`] beyond `above`: the distance query's own run then decides, so that `intersects` is
+/// `distance(..).intersecting` and a `max_distance` query agrees with the unbounded one on the boundary too (a
+/// support 2.4e-18 from the origin gave a plane 1.9e-18 beyond touching, where the distance run counts the pair as
+/// touching). `None` when the early stop stands.
+fn rerun_near_touching<V, A, B>(
+    core: &CoreResult<V>,
+    pair: &Pair<'_, V, A, B>,
+    above: V::Real,
+    options: &DistanceOptions<V::Real>,
+    radii: V::Real,
+    pose_a: &Iso<V>,
+) -> Option<CoreResult<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if core.outcome != Outcome::Separated || core.lower > above + near_touching(core) {
+        return None;
+    }
+    let full = Params::new(options, radii, None);
+    Some(solve(&mut pair.fresh(), None, &full, &mut (), pose_a))
 }
 
 impl Intersection {

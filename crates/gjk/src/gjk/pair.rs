@@ -44,6 +44,11 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized> Pair<'
         Self { a, b, rel: pose_a.relative(pose_b), cols: [V::zero(); 3], b_at_origin: false, hint_a: 0, hint_b: 0 }
     }
 
+    /// The same pair with fresh hints, as [`Pair::new`] makes it: a second run from it finds what a first would.
+    pub fn fresh(&self) -> Self {
+        Self { hint_a: 0, hint_b: 0, ..*self }
+    }
+
     /// The same pair with B moved by `q` (pair frame), its rotation's columns and hints carried over.
     pub fn shifted(&self, q: V) -> Self {
         let rel = Iso { rotation: self.rel.rotation, translation: self.rel.translation + q };
