@@ -229,7 +229,7 @@ where
     }
     let core = solve(&mut pair, cache, &params, observer, pose_a);
     // Above the bound by no more than rounding: measured in full, as `intersection` re-decides there.
-    let margin = near_touching(&core);
+    let margin = near_touching(core.simplex.vertices());
     if let (Outcome::Separated, Some(above)) = (core.outcome, params.stop_above) {
         if core.lower <= above + margin {
             let full = Params::new(options, ra + rb, None);
@@ -336,18 +336,28 @@ where
         }
     }
     let mut pair = Pair::new(a, pose_a, b, pose_b);
-    // Other point cores with nothing to keep or observe: the answer needs no simplex.
-    if !O::ENABLED && cache.is_none() {
+    let core = if !O::ENABLED && cache.is_none() {
+        // Other point cores with nothing to keep or observe: the answer needs no simplex.
         if let Some(run) = run::run_points(&pair, &params) {
             return Intersection::new(run.outcome, run.iterations, run.status);
         }
-    }
-    let core = solve(&mut pair, cache, &params, observer, pose_a);
+        // The cold start's first vertex, and MPR's test on it: a pair apart along the line of the centres is
+        // decided by this one support per shape. The run from that vertex makes the same test first and would
+        // stop as separated, with no re-decision below: what it would answer, without building its simplex.
+        pair.frame();
+        let first = run::first_support(&mut pair);
+        if apart_at_first_support(&first, &params) {
+            return Intersection::new(Outcome::Separated, 0, Status::Converged);
+        }
+        run(&mut pair, simplex::Simplex::new(first), &params, observer, pose_a)
+    } else {
+        solve(&mut pair, cache, &params, observer, pose_a)
+    };
     // A separating plane within rounding of touching: the distance query's own run (no early stop) decides, so
     // that the verdict is `distance(..).intersecting` on the boundary too, as for two boxes in `intersects` (a
     // support 2.4e-18 from the origin gave a plane 1.9e-18 beyond touching, where the distance run counts the
     // pair as touching).
-    let margin = near_touching(&core);
+    let margin = near_touching(core.simplex.vertices());
     if core.outcome == Outcome::Separated && core.lower <= ra + rb + margin {
         let full = Params::new(options, ra + rb, None);
         let again = solve(&mut Pair::new(a, pose_a, b, pose_b), None, &full, &mut (), pose_a);
@@ -356,12 +366,25 @@ where
     Intersection::new(core.outcome, core.iterations, core.status)
 }
 
+/// True when the run from the single vertex `first` would stop as separated before its first step
+/// ([`run::separated_at_start`]) and [`intersection`] would let that stand: the plane of `first` clears the radii
+/// by more than [`near_touching`] (the touching distance the run also asks for is smaller than that, but both are
+/// tested, so the two paths agree whatever the numbers).
+#[inline(always)]
+fn apart_at_first_support<V: Vector>(first: &DiffVertex<V>, params: &Params<V::Real>) -> bool {
+    let Some(above) = params.stop_above else { return false };
+    let gap = run::proven_gap(first);
+    gap > above + near_touching(core::slice::from_ref(first))
+        && run::separated_at_start(first.w, gap, above, params.stop_below, first.w.max_abs())
+}
+
 /// How far beyond the bound a separating plane must be for an early stop to stand (else the distance query's own
 /// run decides): the rounding of the support points themselves, 1024 ulps of the largest coordinate of the shapes'
-/// points in the run's simplex. Not the simplex's scale (its points of A − B), which shrinks with the gap: near
-/// touching it is the size of the gap, and a plane 2.7e-18 beyond touching, between shapes of 0.07, stood.
-fn near_touching<V: Vector>(core: &CoreResult<V>) -> V::Real {
-    let scale = core.simplex.vertices().iter().fold(V::Real::ZERO, |m, p| m.max(p.a.max_abs()).max(p.b.max_abs()));
+/// points in the run's simplex `verts`. Not the simplex's scale (its points of A − B), which shrinks with the gap:
+/// near touching it is the size of the gap, and a plane 2.7e-18 beyond touching, between shapes of 0.07, stood.
+#[inline(always)]
+fn near_touching<V: Vector>(verts: &[DiffVertex<V>]) -> V::Real {
+    let scale = verts.iter().fold(V::Real::ZERO, |m, p| m.max(p.a.max_abs()).max(p.b.max_abs()));
     run::stall_rounding(scale)
 }
 
