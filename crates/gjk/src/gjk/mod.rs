@@ -344,12 +344,14 @@ where
         // The cold start's first vertex, and MPR's test on it: a pair apart along the line of the centres is
         // decided by this one support per shape. The run from that vertex makes the same test first and would
         // stop as separated, with no re-decision below: what it would answer, without building its simplex.
+        // Otherwise its steps, the test not made twice.
         pair.frame();
         let first = run::first_support(&mut pair);
-        if apart_at_first_support(&first, &params) {
-            return Intersection::new(Outcome::Separated, 0, Status::Converged);
+        match apart_at_first_support(&first, &params) {
+            Some(true) => return Intersection::new(Outcome::Separated, 0, Status::Converged),
+            Some(false) => run::run_steps(&mut pair, simplex::Simplex::new(first), first.w, &params, observer, pose_a),
+            None => run(&mut pair, simplex::Simplex::new(first), &params, observer, pose_a),
         }
-        run(&mut pair, simplex::Simplex::new(first), &params, observer, pose_a)
     } else {
         solve(&mut pair, cache, &params, observer, pose_a)
     };
@@ -366,16 +368,26 @@ where
     Intersection::new(core.outcome, core.iterations, core.status)
 }
 
-/// True when the run from the single vertex `first` would stop as separated before its first step
+/// `Some(true)` when the run from the single vertex `first` would stop as separated before its first step
 /// ([`run::separated_at_start`]) and [`intersection`] would let that stand: the plane of `first` clears the radii
 /// by more than [`near_touching`] (the touching distance the run also asks for is smaller than that, but both are
-/// tested, so the two paths agree whatever the numbers).
+/// tested, so the two paths agree whatever the numbers). `Some(false)` when the run would take a step (its start
+/// test fails too), `None` when this test cannot tell (a plane past the touching distance but within the margin:
+/// the run stops there and [`intersection`] re-decides).
 #[inline(always)]
-fn apart_at_first_support<V: Vector>(first: &DiffVertex<V>, params: &Params<V::Real>) -> bool {
-    let Some(above) = params.stop_above else { return false };
+fn apart_at_first_support<V: Vector>(first: &DiffVertex<V>, params: &Params<V::Real>) -> Option<bool> {
+    let above = params.stop_above?;
     let gap = run::proven_gap(first);
-    gap > above + near_touching(core::slice::from_ref(first))
-        && run::separated_at_start(first.w, gap, above, params.stop_below, first.w.max_abs())
+    // Most pairs that are not apart stop here, before any root (the gap is 0 when the plane proves nothing).
+    if !(gap > above) {
+        return Some(false);
+    }
+    let at_start = run::separated_at_start(first.w, gap, above, params.stop_below, first.w.max_abs());
+    match (at_start, gap > above + near_touching(core::slice::from_ref(first))) {
+        (true, true) => Some(true),
+        (false, _) => Some(false),
+        (true, false) => None,
+    }
 }
 
 /// How far beyond the bound a separating plane must be for an early stop to stand (else the distance query's own

@@ -145,7 +145,8 @@ where
 }
 
 /// Runs GJK from `simplex` until one of the stopping rules fires. `to_world` (A's pose) is used only to report
-/// steps to the observer in world coordinates.
+/// steps to the observer in world coordinates. With a `stop_above`, the start simplex's own planes are tested first
+/// ([`separated_at_start`]): a pair they prove apart stops with no step.
 pub(crate) fn run<V, A, B, O>(
     pair: &mut Pair<'_, V, A, B>,
     mut simplex: Simplex<V>,
@@ -162,7 +163,32 @@ where
     // Read before the reduction below, which may drop vertices whose planes prove the most.
     let start_lower = params.stop_above.map(|_| start_lower(&simplex));
     // A single vertex (every cold start) is already reduced: it is its own nearest point, with weight 1.
-    let mut v = if simplex.len == 1 { simplex.verts[0].w } else { simplex.reduce() };
+    let v = if simplex.len == 1 { simplex.verts[0].w } else { simplex.reduce() };
+    if let (Some(above), Some(start)) = (params.stop_above, start_lower) {
+        if separated_at_start(v, start, above, params.stop_below, simplex.scale()) {
+            let touch = touch_distance(simplex.scale());
+            let (outcome, status) = (Outcome::Separated, Status::Converged);
+            return CoreResult { simplex, v, lower: start, outcome, status, iterations: 0, touch };
+        }
+    }
+    run_steps(pair, simplex, v, params, observer, to_world)
+}
+
+/// The loop of [`run`] from a reduced `simplex` whose point nearest the origin is `v`, its start already tested.
+pub(crate) fn run_steps<V, A, B, O>(
+    pair: &mut Pair<'_, V, A, B>,
+    mut simplex: Simplex<V>,
+    mut v: V,
+    params: &Params<V::Real>,
+    observer: &mut O,
+    to_world: &Iso<V>,
+) -> CoreResult<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
+{
     let mut lower = V::Real::ZERO;
     let mut iterations = 0;
     let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
@@ -174,11 +200,6 @@ where
         iterations,
         touch: touch_distance(simplex.scale()),
     };
-    if let (Some(above), Some(start)) = (params.stop_above, start_lower) {
-        if separated_at_start(v, start, above, params.stop_below, simplex.scale()) {
-            return finish(simplex, v, start, Outcome::Separated, Status::Converged, iterations);
-        }
-    }
     loop {
         let v2 = v.length_squared();
         let vlen = v2.sqrt();
