@@ -37,6 +37,7 @@ mod regressions;
 mod rotating_casts;
 mod rotation_normalized;
 mod separated_agreement;
+mod separated_first_support;
 mod sliver_manifolds;
 mod triangle_contacts;
 mod witness_simplex;

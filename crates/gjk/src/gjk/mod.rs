@@ -329,13 +329,25 @@ where
         }
     }
     let mut pair = Pair::new(a, pose_a, b, pose_b);
-    // Other point cores with nothing to keep or observe: the answer needs no simplex.
-    if !O::ENABLED && cache.is_none() {
+    let core = if !O::ENABLED && cache.is_none() {
+        // Other point cores with nothing to keep or observe: the answer needs no simplex.
         if let Some(run) = run::run_points(&pair, &params) {
             return Intersection::new(run.outcome, run.iterations, run.status);
         }
-    }
-    let core = solve(&mut pair, cache, &params, observer, pose_a);
+        // The cold start's first vertex, and MPR's test on it: a pair apart along the line of the centres is
+        // decided by this one support per shape. The run from that vertex makes the same test first and would
+        // stop as separated, with no re-decision below: what it would answer, without building its simplex.
+        // Otherwise its steps, the test not made twice.
+        pair.frame();
+        let first = run::first_support(&mut pair);
+        match apart_at_first_support(&first, &params) {
+            Some(true) => return Intersection::new(Outcome::Separated, 0, Status::Converged),
+            Some(false) => run::run_steps(&mut pair, simplex::Simplex::new(first), first.w, &params, observer, pose_a),
+            None => run(&mut pair, simplex::Simplex::new(first), &params, observer, pose_a),
+        }
+    } else {
+        solve(&mut pair, cache, &params, observer, pose_a)
+    };
     // A separating plane within rounding of touching: decided as the distance query decides it, as for two boxes
     // in `intersects`.
     match rerun_near_touching(&core, &pair, ra + rb, options, ra + rb, pose_a) {
@@ -344,12 +356,35 @@ where
     }
 }
 
+/// `Some(true)` when the run from the single vertex `first` would stop as separated before its first step
+/// ([`run::separated_at_start`]) and [`intersection`] would let that stand: the plane of `first` clears the radii
+/// by more than [`near_touching`] (the touching distance the run also asks for is smaller than that, but both are
+/// tested, so the two paths agree whatever the numbers). `Some(false)` when the run would take a step (its start
+/// test fails too), `None` when this test cannot tell (a plane past the touching distance but within the margin:
+/// the run stops there and [`intersection`] re-decides).
+#[inline(always)]
+fn apart_at_first_support<V: Vector>(first: &DiffVertex<V>, params: &Params<V::Real>) -> Option<bool> {
+    let above = params.stop_above?;
+    let gap = run::proven_gap(first);
+    // Most pairs that are not apart stop here, before any root (the gap is 0 when the plane proves nothing).
+    if !(gap > above) {
+        return Some(false);
+    }
+    let at_start = run::separated_at_start(first.w, gap, above, params.stop_below, first.w.max_abs());
+    match (at_start, gap > above + near_touching(core::slice::from_ref(first))) {
+        (true, true) => Some(true),
+        (false, _) => Some(false),
+        (true, false) => None,
+    }
+}
+
 /// How far beyond the bound a separating plane must be for an early stop to stand (else the distance query's own
 /// run decides): the rounding of the support points themselves, 1024 ulps of the largest coordinate of the shapes'
-/// points in the run's simplex. Not the simplex's scale (its points of A − B), which shrinks with the gap: near
-/// touching it is the size of the gap, and a plane 2.7e-18 beyond touching, between shapes of 0.07, stood.
-fn near_touching<V: Vector>(core: &CoreResult<V>) -> V::Real {
-    let scale = core.simplex.vertices().iter().fold(V::Real::ZERO, |m, p| m.max(p.a.max_abs()).max(p.b.max_abs()));
+/// points in the run's simplex `verts`. Not the simplex's scale (its points of A − B), which shrinks with the gap:
+/// near touching it is the size of the gap, and a plane 2.7e-18 beyond touching, between shapes of 0.07, stood.
+#[inline(always)]
+fn near_touching<V: Vector>(verts: &[DiffVertex<V>]) -> V::Real {
+    let scale = verts.iter().fold(V::Real::ZERO, |m, p| m.max(p.a.max_abs()).max(p.b.max_abs()));
     run::stall_rounding(scale)
 }
 
@@ -371,7 +406,7 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    if core.outcome != Outcome::Separated || core.lower > above + near_touching(core) {
+    if core.outcome != Outcome::Separated || core.lower > above + near_touching(core.simplex.vertices()) {
         return None;
     }
     let full = Params::new(options, radii, None);

@@ -118,9 +118,7 @@ where
 {
     let mut dirs = warm.iter().copied().filter(|d| d.is_finite() && d.length_squared() > V::Real::ZERO);
     let Some(first) = dirs.next() else {
-        let c = pair.center();
-        let d = if c.length_squared() > V::Real::ZERO && c.is_finite() { -c } else { V::axis(0) };
-        return Simplex::new(pair.support(d));
+        return Simplex::new(first_support(pair));
     };
     let mut simplex = Simplex::new(pair.support(first));
     for d in dirs.take(V::DIM) {
@@ -132,8 +130,23 @@ where
     simplex
 }
 
+/// The cold start's vertex: the support point of A − B toward the origin from A − B's centre (along the first
+/// axis when the centre is at the origin or not finite).
+#[inline(always)]
+pub(crate) fn first_support<V, A, B>(pair: &mut Pair<'_, V, A, B>) -> DiffVertex<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let c = pair.center();
+    let d = if c.length_squared() > V::Real::ZERO && c.is_finite() { -c } else { V::axis(0) };
+    pair.support(d)
+}
+
 /// Runs GJK from `simplex` until one of the stopping rules fires. `to_world` (A's pose) is used only to report
-/// steps to the observer in world coordinates.
+/// steps to the observer in world coordinates. With a `stop_above`, the start simplex's own planes are tested first
+/// ([`separated_at_start`]): a pair they prove apart stops with no step.
 pub(crate) fn run<V, A, B, O>(
     pair: &mut Pair<'_, V, A, B>,
     mut simplex: Simplex<V>,
@@ -147,8 +160,35 @@ where
     B: SupportMap<V> + ?Sized,
     O: Observer<V>,
 {
+    // Read before the reduction below, which may drop vertices whose planes prove the most.
+    let start_lower = params.stop_above.map(|_| start_lower(&simplex));
     // A single vertex (every cold start) is already reduced: it is its own nearest point, with weight 1.
-    let mut v = if simplex.len == 1 { simplex.verts[0].w } else { simplex.reduce() };
+    let v = if simplex.len == 1 { simplex.verts[0].w } else { simplex.reduce() };
+    if let (Some(above), Some(start)) = (params.stop_above, start_lower) {
+        if separated_at_start(v, start, above, params.stop_below, simplex.scale()) {
+            let touch = touch_distance(simplex.scale());
+            let (outcome, status) = (Outcome::Separated, Status::Converged);
+            return CoreResult { simplex, v, lower: start, outcome, status, iterations: 0, touch };
+        }
+    }
+    run_steps(pair, simplex, v, params, observer, to_world)
+}
+
+/// The loop of [`run`] from a reduced `simplex` whose point nearest the origin is `v`, its start already tested.
+pub(crate) fn run_steps<V, A, B, O>(
+    pair: &mut Pair<'_, V, A, B>,
+    mut simplex: Simplex<V>,
+    mut v: V,
+    params: &Params<V::Real>,
+    observer: &mut O,
+    to_world: &Iso<V>,
+) -> CoreResult<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+    O: Observer<V>,
+{
     let mut lower = V::Real::ZERO;
     let mut iterations = 0;
     let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
@@ -231,6 +271,51 @@ where
     }
 }
 
+/// The lower bound on the core distance that the start simplex proves before any step: each vertex w was found as
+/// the support point along its direction d, so every point x of A − B has x·d ≤ w·d, and when w·d < 0 the plane
+/// keeps the origin out by |x| ≥ −(w·d)/|d|. On a cold start d points from A − B's centre c toward the origin and
+/// the bound is the gap between the two shapes' supporting planes across the centre line, w·c/|c|: positive for
+/// every pair clearly apart along it, which is what MPR tests with its first support.
+fn start_lower<V: Vector>(simplex: &Simplex<V>) -> V::Real {
+    simplex.vertices().iter().fold(V::Real::ZERO, |lower, p| lower.max(proven_gap(p)))
+}
+
+/// The distance by which the supporting plane of A − B at `p` (normal `p.dir`) keeps the origin out: −(w·d)/|d|
+/// when positive, else 0 (the plane proves nothing).
+#[inline(always)]
+pub(crate) fn proven_gap<V: Vector>(p: &DiffVertex<V>) -> V::Real {
+    let zero = V::Real::ZERO;
+    let reach = -p.w.dot(p.dir);
+    // Overlapping pairs (reach ≤ 0 along the centre line) pay one dot product and no root.
+    if !(reach > zero) {
+        return zero;
+    }
+    let dlen = p.dir.length();
+    if dlen > zero {
+        reach / dlen
+    } else {
+        zero
+    }
+}
+
+/// True when the start simplex alone decides "farther apart than `above`" (before any step, so with zero
+/// iterations and no step for an observer, as the loop's own decision on the start simplex "within
+/// `below`"). The loop's two tests in the loop's order: the start's nearest point `v` must not already count as
+/// touching (|v| ≤ below + touch), and the start's lower bound must exceed `above` — by the touching distance
+/// too, so that a pair this close to `above` is left to the loop and the distance query, which count a pair
+/// within it as touching, cannot answer otherwise (`intersects` equals `distance(..).intersecting`).
+#[inline(always)]
+pub(crate) fn separated_at_start<V: Vector>(
+    v: V,
+    start: V::Real,
+    above: V::Real,
+    below: V::Real,
+    scale: V::Real,
+) -> bool {
+    let touch = touch_distance(scale);
+    start > above + touch && v.length() > below + touch
+}
+
 /// The result of [`run_points`]: a [`CoreResult`] whose simplex is the one vertex, kept unpacked until a caller
 /// needs the simplex (a boolean query does not).
 pub(crate) struct PointRun<V: Vector> {
@@ -253,7 +338,8 @@ impl<V: Vector> PointRun<V> {
 
 /// GJK on two cores that are single points a and b (balls, points), without the loop: A − B is the one point
 /// w = a − b, which the loop would take as its first simplex; its first step asks the support along −w, gets w
-/// again and stops, with |w| as both bounds. The same numbers are computed here in the same order, so the answer
+/// again and stops, with |w| as both bounds (or, past `stop_above`, stops before that step on the plane the vertex
+/// was found with, as the loop does: [`separated_at_start`]). The same numbers are computed here in the same order, so the answer
 /// is bit for bit the loop's, but no step is reported: callers take this path only when nobody observes. `None`
 /// when a core is not a point, or the loop would do something else (no iteration allowed, non-finite poses).
 ///
@@ -288,6 +374,14 @@ where
     };
     if vlen <= params.stop_below + touch {
         return Some(core(zero, Outcome::Intersecting, Status::Converged, 0));
+    }
+    // The loop's test before its first step: the plane of the one vertex, found along −w, proves |w| (bit for bit
+    // the loop's number, from the same vertex).
+    if let Some(above) = params.stop_above {
+        let start = proven_gap(&DiffVertex { w, a, b, dir });
+        if separated_at_start(w, start, above, params.stop_below, scale) {
+            return Some(core(start, Outcome::Separated, Status::Converged, 0));
+        }
     }
     // The step: v·w = |w|², so the lower bound is |w|²/|w| and the duality gap is zero.
     let lower = if v2 > zero { zero.max(v2 / vlen) } else { zero };
