@@ -30,6 +30,7 @@ mod parry_diff;
 mod penetration;
 mod penetration_curved;
 mod polygon_search;
+mod polygon_walk;
 mod properties;
 mod query_observed;
 mod ray_boundary_reference;

@@ -11,6 +11,7 @@ mod pair;
 pub(crate) mod run;
 mod sat;
 mod simplex;
+mod walk;
 
 pub use cache::WarmStart;
 pub use pair::DiffVertex;

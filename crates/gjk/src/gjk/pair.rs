@@ -66,7 +66,7 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized> Pair<'
     /// A point of B's frame in the pair frame, through the columns (`rel.transform_point` up to rounding). B's
     /// point core at its origin (a ball's) is placed at `rel`'s translation exactly, without the products.
     #[inline(always)]
-    fn place_b(&self, p: V) -> V {
+    pub(crate) fn place_b(&self, p: V) -> V {
         if self.b_at_origin {
             return self.rel.translation;
         }
@@ -98,6 +98,16 @@ impl<'s, V: Vector, A: SupportMap<V> + ?Sized, B: SupportMap<V> + ?Sized> Pair<'
         let b_local = self.b.support_hinted(V::from_fn(|i| self.cols[i].dot(back)), &mut self.hint_b);
         let b = self.place_b(b_local);
         DiffVertex { w: a - b, a, b, dir }
+    }
+
+    /// Both cores' vertex cycles when both are polygons that can be walked by index (see
+    /// [`SupportMap::polygon_cycle`] and `gjk::walk`), 2D only.
+    #[inline]
+    pub fn polygons(&self) -> Option<(&'s [V], &'s [V])> {
+        if V::DIM != 2 {
+            return None;
+        }
+        Some((self.a.polygon_cycle()?, self.b.polygon_cycle()?))
     }
 
     /// A − B's centre, from the shapes' centres: the first search direction points from it toward the origin.

@@ -7,6 +7,7 @@
 
 use super::pair::{DiffVertex, Pair};
 use super::simplex::Simplex;
+use super::walk::{self, Walk};
 use super::Status;
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
@@ -191,6 +192,10 @@ where
 {
     let mut lower = V::Real::ZERO;
     let mut iterations = 0;
+    // Two polygons: A − B's boundary can be walked by index (see `walk`).
+    let polygons = pair.polygons();
+    // The direction of the step before (zero: none yet).
+    let mut last_dir = V::zero();
     let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
         simplex,
         v,
@@ -243,6 +248,19 @@ where
             let status = if converged || vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
             report(observer, &simplex, v, Decision::Converged);
             return finish(simplex, v, lower, Outcome::Closest, status, iterations);
+        }
+        // Two polygons, and w faces the origin: walk A − B's boundary from w to the nearest feature and go on from
+        // it when it is nearer than v (GJK's next step then proves it, or goes on). Before w faces the origin (the
+        // directions still turning towards a near contact), first walk to an edge whose line separates, once the
+        // direction turns by only a few of A − B's edges a step (see `walk::close_to`).
+        let facing = vw > V::Real::ZERO;
+        let turn = core::mem::replace(&mut last_dir, v);
+        if facing || polygons.is_some_and(|p| walk::close_to(p, turn, v)) {
+            if let Some(walked) = polygons.and_then(|p| walk_to_nearest(pair, p, &w, v2, facing)) {
+                (simplex, v) = walked;
+                report(observer, &simplex, v, Decision::Continue);
+                continue;
+            }
         }
         // The candidate simplex is solved in place; it is kept only if it brings v closer.
         simplex.push(w);
@@ -314,6 +332,37 @@ pub(crate) fn separated_at_start<V: Vector>(
 ) -> bool {
     let touch = touch_distance(scale);
     start > above + touch && v.length() > below + touch
+}
+
+/// The nearest feature of A − B walked to from the support point `w` of two polygons (`polygons`), as a solved
+/// simplex and its nearest point, when that point is nearer the origin than |v|² = `v2`. Unless w is `facing`
+/// the origin (v·w > 0), the walk first looks for an edge whose line separates.
+#[inline(never)]
+fn walk_to_nearest<V, A, B>(
+    pair: &Pair<'_, V, A, B>,
+    polygons: (&[V], &[V]),
+    w: &DiffVertex<V>,
+    v2: V::Real,
+    facing: bool,
+) -> Option<(Simplex<V>, V)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let walk = Walk::new(pair, polygons);
+    let start = walk.corner(w, (pair.hint_a, pair.hint_b))?;
+    let start = if facing { start } else { walk.separating(start)? };
+    let (p, q) = walk.nearest(start)?;
+    let mut simplex = Simplex::new(p);
+    if let Some(q) = q {
+        simplex.push(q);
+    }
+    let (face, v) = simplex.solve();
+    (v.length_squared() < v2).then(|| {
+        simplex.keep(&face);
+        (simplex, v)
+    })
 }
 
 /// The result of [`run_points`]: a [`CoreResult`] whose simplex is the one vertex, kept unpacked until a caller

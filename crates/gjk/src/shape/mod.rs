@@ -145,6 +145,17 @@ pub trait SupportMap<V: Vector> {
         None
     }
 
+    /// The vertices (local frame, counter-clockwise) when the core is a 2D convex polygon whose edge normals turn
+    /// once monotonically around it and whose [`support_hinted`](SupportMap::support_hinted) answers
+    /// `vertices[hint]` and leaves that index in the hint (a [`ConvexPolytope`] polygon of
+    /// [`POLYGON_SEARCH_MIN_VERTICES`] vertices or more); `None` (the default) otherwise. GJK and EPA then walk the
+    /// boundary of A − B by its vertices' indices (see `gjk::walk`).
+    #[doc(hidden)]
+    #[inline]
+    fn polygon_cycle(&self) -> Option<&[V]> {
+        None
+    }
+
     /// The largest distance from the point `from` (in the local frame) to a point of the core: max |p − from| over
     /// the core's points p. The rounding [`radius`](SupportMap::radius) is not included.
     ///
@@ -264,6 +275,10 @@ macro_rules! forward_support_map {
             #[inline]
             fn segment_core(&self) -> Option<(V, V)> {
                 (**self).segment_core()
+            }
+            #[inline]
+            fn polygon_cycle(&self) -> Option<&[V]> {
+                (**self).polygon_cycle()
             }
             fn support_feature(&self, dir: V, out: &mut Feature<V>) {
                 (**self).support_feature(dir, out)

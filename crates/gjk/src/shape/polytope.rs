@@ -558,6 +558,13 @@ impl<V: Vector> SupportMap<V> for ConvexPolytope<V> {
     }
 
     #[inline]
+    fn polygon_cycle(&self) -> Option<&[V]> {
+        // The angle index exists only for a 2D cycle checked strictly convex and counter-clockwise in f64, and
+        // `support_hinted` then leaves the index of its answer in the hint.
+        (V::DIM == 2 && !self.angles.is_empty()).then_some(&self.vertices[..])
+    }
+
+    #[inline]
     fn polyhedral(&self) -> bool {
         true
     }

@@ -46,6 +46,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S, V::Real> {
     fn segment_core(&self) -> Option<(V, V)> {
         self.shape.segment_core()
     }
+    #[inline]
+    fn polygon_cycle(&self) -> Option<&[V]> {
+        self.shape.polygon_cycle()
+    }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
         self.shape.support_feature(dir, out)
     }
