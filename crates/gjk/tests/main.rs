@@ -40,6 +40,7 @@ mod rotation_normalized;
 mod separated_agreement;
 mod separated_first_support;
 mod sliver_manifolds;
+mod stalled_verdicts;
 mod triangle_contacts;
 mod witness_simplex;
 

@@ -237,56 +237,160 @@ where
         let scale = scale.max(w.w.max_abs());
         let noise = gap_noise(vlen, scale);
         let converged = gap <= params.rel_tol * v2 + noise;
-        if converged || simplex.contains(w.w) {
-            // A repeated vertex with a real gap left means v itself is off by rounding: say so unless the bounds
-            // already meet to within the rounding of the numbers in play.
-            let rounding = stall_rounding(scale);
-            if !converged && touches_on_the_way(v, w.w, params.stop_below + touch_distance(scale)) {
-                report(observer, &simplex, v, Decision::Intersecting);
-                return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
+        // A repeated vertex (or convergence) ends the run; else the step below, unless it makes no progress.
+        let repeated = converged || simplex.contains(w.w);
+        if !repeated {
+            // Two polygons, and w faces the origin: walk A − B's boundary from w to the nearest feature and go on
+            // from it when it is nearer than v (GJK's next step then proves it, or goes on). Before w faces the
+            // origin (the directions still turning towards a near contact), first walk to an edge whose line
+            // separates, once the direction turns by only a few of A − B's edges a step (see `walk::close_to`).
+            let facing = vw > V::Real::ZERO;
+            let turn = core::mem::replace(&mut last_dir, v);
+            if facing || polygons.is_some_and(|p| walk::close_to(p, turn, v)) {
+                if let Some(walked) = polygons.and_then(|p| walk_to_nearest(pair, p, &w, v2, facing)) {
+                    (simplex, v) = walked;
+                    report(observer, &simplex, v, Decision::Continue);
+                    continue;
+                }
             }
-            let status = if converged || vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
-            report(observer, &simplex, v, Decision::Converged);
-            return finish(simplex, v, lower, Outcome::Closest, status, iterations);
-        }
-        // Two polygons, and w faces the origin: walk A − B's boundary from w to the nearest feature and go on from
-        // it when it is nearer than v (GJK's next step then proves it, or goes on). Before w faces the origin (the
-        // directions still turning towards a near contact), first walk to an edge whose line separates, once the
-        // direction turns by only a few of A − B's edges a step (see `walk::close_to`).
-        let facing = vw > V::Real::ZERO;
-        let turn = core::mem::replace(&mut last_dir, v);
-        if facing || polygons.is_some_and(|p| walk::close_to(p, turn, v)) {
-            if let Some(walked) = polygons.and_then(|p| walk_to_nearest(pair, p, &w, v2, facing)) {
-                (simplex, v) = walked;
+            // The candidate simplex is solved in place; it is kept only if it brings v closer.
+            simplex.push(w);
+            let (face, next_v) = simplex.solve();
+            if next_v.length_squared() < v2 || face.len() == V::DIM + 1 {
+                simplex.keep(&face);
+                v = next_v;
+                if simplex.len == V::DIM + 1 {
+                    // The solver keeps all DIM + 1 vertices only when the origin is strictly inside them.
+                    report(observer, &simplex, v, Decision::Intersecting);
+                    return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
+                }
                 report(observer, &simplex, v, Decision::Continue);
                 continue;
             }
-        }
-        // The candidate simplex is solved in place; it is kept only if it brings v closer.
-        simplex.push(w);
-        let (face, next_v) = simplex.solve();
-        if !(next_v.length_squared() < v2) && face.len() != V::DIM + 1 {
             // No progress in this precision (or a NaN from a user's support function): keep the better simplex.
-            // When the bounds already meet to within rounding of the numbers in play, that is convergence.
             simplex.pop();
-            if touches_on_the_way(v, w.w, params.stop_below + touch_distance(scale)) {
-                report(observer, &simplex, v, Decision::Intersecting);
-                return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
-            }
-            let rounding = stall_rounding(scale);
-            let status = if vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
-            report(observer, &simplex, v, Decision::Stalled);
-            return finish(simplex, v, lower, Outcome::Closest, status, iterations);
         }
-        simplex.keep(&face);
-        v = next_v;
-        if simplex.len == V::DIM + 1 {
-            // The solver keeps all DIM + 1 vertices only when the origin is strictly inside them.
+        // The run stops here. A repeated vertex or a step without progress, with a real gap left, means v itself is
+        // off by rounding: unless the Frank–Wolfe step touches, or a probe across the simplex gets it going again,
+        // say so — unless the bounds already meet to within the rounding of the numbers in play (convergence).
+        let rounding = stall_rounding(scale);
+        if !converged && touches_on_the_way(v, w.w, params.stop_below + touch_distance(scale)) {
             report(observer, &simplex, v, Decision::Intersecting);
             return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
         }
-        report(observer, &simplex, v, Decision::Continue);
+        if !converged && vlen - lower > rounding && iterations < params.max_iterations {
+            if let Some((next_v, probe)) = probe_across(pair, &mut simplex, v, &mut lower) {
+                iterations += 1;
+                v = next_v;
+                if O::ENABLED {
+                    observer.step(&world_step(to_world, iterations, &probe, &simplex, v, Decision::Continue));
+                }
+                continue;
+            }
+        }
+        let status = if converged || vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
+        report(observer, &simplex, v, if repeated { Decision::Converged } else { Decision::Stalled });
+        return finish(simplex, v, lower, Outcome::Closest, status, iterations);
     }
+}
+
+/// A run that stalls on a segment of A − B (in 3D and up) with a real gap left between its bounds: v, the segment's
+/// nearest point, is off by rounding where A − B has a flat face that the segment's two support points do not pin
+/// down. Two opposite rim points of a cylinder's cap 2e5 wide make a segment through the middle of the cap, v's
+/// direction is 2e-8 rad (f64) or 1e-3 rad (f32) off the cap's axis by rounding, the support along it is a rim point
+/// the segment already holds, and along v the rim reaches 5e-3 (f64) or the whole gap (f32) past the cap: the run
+/// stopped "stalled" with no lower bound (gjk-fuzz seed 3 cases 12040 and 5222, a ball and a hull before such caps,
+/// the hull's verdict depending on the order). The supports a little to either side of −v, across the segment, are
+/// points of that face on either side of it: with them the simplex is a triangle holding the face's nearest point,
+/// whose plane the solver takes from its edges. Each is kept only if it brings v no farther; its supporting plane
+/// tightens the lower bound as any support does. `None` when neither helps (then the stall
+/// stands), in 2D (a segment there is an edge of A − B and v is its exact foot), or on any other simplex.
+fn probe_across<V, A, B>(
+    pair: &mut Pair<'_, V, A, B>,
+    simplex: &mut Simplex<V>,
+    v: V,
+    lower: &mut V::Real,
+) -> Option<(V, DiffVertex<V>)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (zero, one) = (V::Real::ZERO, V::Real::ONE);
+    if simplex.len != 2 || V::DIM < 3 {
+        return None;
+    }
+    let toward = -v * (one / v.length());
+    let across = across_segment(simplex.verts[1].w - simplex.verts[0].w, toward)?;
+    // 1/16 rad to the side: far beyond the rounding of v's direction, close enough to −v to stay on the face.
+    let tilt = V::Real::from_f64(1.0 / 16.0);
+    let v2 = v.length_squared();
+    for side in [tilt, -tilt] {
+        let d = toward + across * side;
+        let w = pair.support(d);
+        let reach = -d.dot(w.w);
+        if reach > zero {
+            *lower = lower.max(reach / d.length());
+        }
+        if simplex.contains(w.w) {
+            continue;
+        }
+        simplex.push(w);
+        let (face, next_v) = simplex.solve();
+        // A triangle no farther than the segment is kept even without progress in |v|: the segment's nearest
+        // point was already the face's to rounding, and what the triangle brings is v's direction.
+        let next2 = next_v.length_squared();
+        if next2 < v2 || (next2 <= v2 && face.len() == 3) || face.len() == V::DIM + 1 {
+            simplex.keep(&face);
+            return Some((next_v, w));
+        }
+        // The solver kept the segment: the face's foot is within rounding of it (a cap 2e5 wide whose segment
+        // passes 1e-11 from the foot). The triangle's plane is still the face's, its normal exact to a few ulps
+        // from the edges: the supporting plane along it bounds the distance from below as tightly as rounding
+        // allows (gjk-fuzz seed 3 case 12040).
+        simplex.pop();
+        let (w0, w1) = (simplex.verts[0].w, simplex.verts[1].w);
+        if let Some(n) = plane_normal(w1 - w0, w.w - w0, toward) {
+            let reach = -n.dot(pair.support(n).w);
+            *lower = lower.max(reach);
+        }
+    }
+    None
+}
+
+/// The unit normal of the plane spanned by the edges `e1`, `e2` on the side of `toward` (Gram–Schmidt in any
+/// dimension: `toward` with its components along the edges taken out). `None` for degenerate edges.
+fn plane_normal<V: Vector>(e1: V, e2: V, toward: V) -> Option<V> {
+    let zero = V::Real::ZERO;
+    let unit = |x: V| {
+        let len = x.length();
+        (len > zero).then(|| x * (V::Real::ONE / len))
+    };
+    let u1 = unit(e1)?;
+    let u2 = unit(e2 - u1 * e2.dot(u1))?;
+    unit(toward - u1 * toward.dot(u1) - u2 * toward.dot(u2))
+}
+
+/// A unit vector perpendicular to both `e` and the unit `u`: the coordinate axis farthest from their plane, with
+/// its components along them taken out (Gram–Schmidt, in any dimension). `None` when `e` is zero or along `u`.
+fn across_segment<V: Vector>(e: V, u: V) -> Option<V> {
+    let zero = V::Real::ZERO;
+    let e = e - u * e.dot(u);
+    let elen = e.length();
+    if !(elen > zero) {
+        return None;
+    }
+    let e = e * (V::Real::ONE / elen);
+    let mut best = V::zero();
+    for i in 0..V::DIM {
+        let a = V::axis(i);
+        let r = a - u * a.dot(u) - e * a.dot(e);
+        if r.length_squared() > best.length_squared() {
+            best = r;
+        }
+    }
+    let len = best.length();
+    (len > zero).then(|| best * (V::Real::ONE / len))
 }
 
 /// The lower bound on the core distance that the start simplex proves before any step: each vertex w was found as

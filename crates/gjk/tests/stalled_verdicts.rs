@@ -1,0 +1,198 @@
+//! Runs that stall before wide flat faces, and the bounds of runs that end unconverged (issue 11 §3).
+//!
+//! A segment of two opposite rim points of a wide cap passes the cap's nearest point at its middle; v, its
+//! nearest point, is off the cap's axis by rounding, and along v the rim reaches past the cap by the width times
+//! that angle. Such runs stalled with no lower bound: "stalled, error bound = the whole distance", and in f32 the
+//! verdict depended on the order. They now probe across the segment (`gjk::run::probe_across`) and converge. Runs
+//! cut short keep their bounds.
+
+use crate::common::{in_cube3, log_uniform, rng, uniform, unit_quat};
+use gjk::math::{DQuat, DVec3, Iso, Quat, Vec3};
+use gjk::shape::{Ball, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, SupportMap};
+use gjk::{distance, distance_with, intersection, intersects, DistanceOptions, Status};
+
+/// gjk-fuzz seed 3 case 5222 (f32): a hull of 9 points 265 from a cylinder 2e5 wide and 2.7 thick. With the hull
+/// as A the run stalled after 2 iterations ("126.6 apart? error bound 128"), the other order converged; penetration
+/// with the cylinder first said intersecting. Both orders now converge on the same gap.
+#[test]
+fn hull_before_a_cylinder_cap_2e5_wide_is_apart_both_ways_fuzz_3_5222() {
+    let points: Vec<Vec3> = [
+        [0.4428767295527026, 1.1183844815369606, 1.4198099147584653],
+        [0.21262060607189098, -1.2430647035323488, 1.4962646516535583],
+        [-0.8609910641685645, 1.1149690432233785, -0.2867593047195778],
+        [0.18846054001162543, -1.173947138532817, -1.2079439743969274],
+        [0.8232335362464135, -0.3583182487068062, -0.28322497210704395],
+        [-0.38728879300120517, 1.1592806928752544, 1.1464963206443568],
+        [0.3270926156022838, -0.9683643147025812, 0.2543233396695625],
+        [-1.2598763632237095, 0.401243207438709, -0.5626196018918889],
+        [-0.21434351009117836, 1.2633803786327205, -0.6842769316192968f64],
+    ]
+    .iter()
+    .map(|p| Vec3::new(p[0] as f32, p[1] as f32, p[2] as f32))
+    .collect();
+    let hull = ConvexPolytope::new(&points).unwrap();
+    let f = |x: f64| x as f32;
+    let q =
+        Quat::from_xyzw(f(0.8735268315658271), f(-0.3341435687983338), f(-0.25777543965558847), f(0.24259178196230866));
+    let pose_hull =
+        Iso::new(q.normalize(), Vec3::new(f(-113.16045701820566), f(25.43441623901116), f(-239.34942987769128)));
+    let cylinder = Cylinder::new(f(1.3675120165885473), f(101869.40868918231)).unwrap();
+    let q =
+        Quat::from_xyzw(f(0.4812330262086103), f(0.36067454576887187), f(-0.6103187746465014), f(0.5155963923792659));
+    let pose_cylinder =
+        Iso::new(q.normalize(), Vec3::new(f(-0.1305188765415941), f(0.11772883098256148), f(0.9451137463919088)));
+
+    let ab = distance(&hull, &pose_hull, &cylinder, &pose_cylinder);
+    let ba = distance(&cylinder, &pose_cylinder, &hull, &pose_hull);
+    // f32 points 1e5 from the origin round by 2^-7 each; a run stops as converged when its bounds meet within
+    // 1024 ulps of the points' magnitude (12.5 here), so that is how far the two orders may differ.
+    let rounding = 1024.0 * f32::EPSILON * 1.02e5;
+    for (d, other) in [(&ab, &ba), (&ba, &ab)] {
+        assert!(!d.intersecting && d.status == Status::Converged, "{d:?}");
+        // The gap is proven (the stalled run had no lower bound at all) and holds the other order's answer.
+        assert!(d.distance - d.error_bound > 100.0, "{d:?}");
+        assert!(d.distance - d.error_bound <= other.distance + rounding, "{d:?} vs {other:?}");
+    }
+    assert!((ab.distance - ba.distance).abs() <= rounding, "{ab:?} vs {ba:?}");
+    assert!(!intersects(&hull, &pose_hull, &cylinder, &pose_cylinder));
+    assert!(!intersects(&cylinder, &pose_cylinder, &hull, &pose_hull));
+    assert!(!gjk::penetration(&cylinder, &pose_cylinder, &hull, &pose_hull).intersecting);
+    assert!(!gjk::penetration(&hull, &pose_hull, &cylinder, &pose_cylinder).intersecting);
+}
+
+/// gjk-fuzz seed 3 case 12040 (f64): a ball of radius 4e-4 4e-9 below the bottom of a cylinder 4.6e5 wide. The run
+/// stopped after 2 iterations "stalled" with an error bound of 4.1e-4 — the whole core distance — so touching was
+/// not excluded, yet the answer said apart. It now converges, its bound at the rounding of the cap's width.
+#[test]
+fn ball_before_a_cylinder_cap_2e5_wide_converges_fuzz_3_12040() {
+    let ball = Ball::new(0.0004131961733005704).unwrap();
+    let q = DQuat::from_xyzw(-2.5446442027639662e-9, 3.7974460392669195e-9, 7.561815126360144e-9, 1.0);
+    let pose_ball = Iso::new(q.normalize(), DVec3::new(-0.05057570094932262, 0.5833299235054394, 0.035708136309048566));
+    let cylinder = Cylinder::new(144531.3751899718, 232277.15838279203).unwrap();
+    let pose_cylinder = Iso::from_translation(DVec3::new(0.0, 144531.95893309548, 0.0));
+    let exact = (144531.95893309548 - 144531.3751899718) - (0.5833299235054394 + 0.0004131961733005704);
+    for d in
+        [distance(&ball, &pose_ball, &cylinder, &pose_cylinder), distance(&cylinder, &pose_cylinder, &ball, &pose_ball)]
+    {
+        assert!(!d.intersecting && d.status == Status::Converged, "{d:?}");
+        // The rounding of the cap's points (2.3e5: 2.9e-11 each).
+        assert!((d.distance - exact).abs() <= 1e-10 && d.error_bound <= 1e-10, "{d:?} vs {exact:e}");
+    }
+}
+
+/// Small shapes (balls, boxes, hulls) before the flat cap of a wide cylinder or cone (width 1e2 … 1e6 times the
+/// thickness, random rotations, offsets to 1e3), over the cap's middle at a gap of 1e-9 … 1e-2: apart, at the exact
+/// gap, and converged with an error bound at the rounding of the cap — in both orders (hulls: nearly always).
+#[test]
+fn small_shapes_before_wide_flat_caps_converge_on_the_gap() {
+    let mut r = rng(5222);
+    let mut hulls_stalled = 0;
+    let cases = 600;
+    for case in 0..cases {
+        let thick = log_uniform(&mut r, 1e-2, 10.0);
+        let wide = thick * log_uniform(&mut r, 1e2, 1e6);
+        let rotation = unit_quat(&mut r);
+        let centre = in_cube3(&mut r, 1e3);
+        let pose_cap = Iso::new(rotation, centre);
+        let small = log_uniform(&mut r, 1e-4, 1.0);
+        // The cap: the cylinder's bottom (local y = −thick) or the cone's base (the same plane).
+        let cap: Box<dyn SupportMap<DVec3>> = if case % 2 == 0 {
+            Box::new(Cylinder::new(thick, wide).unwrap())
+        } else {
+            Box::new(Cone::new(thick, wide).unwrap())
+        };
+        // The small shape's lowest reach toward the cap along local −y, measured from its own origin, after a
+        // random turn of its own (kept for the ball, whose reach is its radius).
+        let turn = unit_quat(&mut r);
+        let (shape, reach): (Box<dyn SupportMap<DVec3>>, f64) = match case % 3 {
+            0 => (Box::new(Ball::new(small).unwrap()), small),
+            1 => {
+                let h = DVec3::new(small, small * 0.3, small * 0.7);
+                let up = (rotation * turn).inverse() * (rotation * DVec3::Y);
+                (Box::new(Cuboid::new(h).unwrap()), up.abs().dot(h))
+            }
+            _ => {
+                let pts: Vec<DVec3> = (0..8).map(|_| in_cube3(&mut r, small)).collect();
+                let up = (rotation * turn).inverse() * (rotation * DVec3::Y);
+                let reach = pts.iter().map(|p| p.dot(up)).fold(f64::MIN, f64::max);
+                (Box::new(ConvexPolytope::new(&pts).unwrap()), reach)
+            }
+        };
+        // The rounding of the cap's points (width plus offset) in a few operations; the gap stays well above the
+        // touching distance at that scale (64 ulps), below which the pair counts as touching.
+        let rounding = 256.0 * f64::EPSILON * (wide + 1e3);
+        let gap = log_uniform(&mut r, 1e-9, 1e-2).max(16.0 * rounding);
+        // Over the cap's middle (well inside its rim), below it by the gap: the cap is the plane y = −thick.
+        let across = DVec3::new(uniform(&mut r, -0.3, 0.3) * wide, 0.0, uniform(&mut r, -0.3, 0.3) * wide);
+        let local = across + DVec3::new(0.0, -thick - gap - reach, 0.0);
+        let pose_small = Iso::new(rotation * turn, centre + rotation * local);
+        let label = format!("case {case}: thickness {thick:e}, width {wide:e}, gap {gap:e}, small {small:e}");
+        for d in [distance(&*shape, &pose_small, &*cap, &pose_cap), distance(&*cap, &pose_cap, &*shape, &pose_small)] {
+            assert!(!d.intersecting, "{label}: {d:?}");
+            // Whatever the status, the truth lies within the answer's bounds.
+            assert!(d.distance + rounding >= gap && d.distance - d.error_bound <= gap + rounding, "{label}: {d:?}");
+            // Converged: the bounds meet within the loop's stall rounding (1024 ulps of the points' magnitude, the
+            // cap's width plus the offset), which is also how far the distance may be from the exact gap.
+            let stall = 4.0 * rounding;
+            let exact = d.status == Status::Converged && d.error_bound <= stall && (d.distance - gap).abs() <= stall;
+            if case % 3 == 2 {
+                // A hull's closest vertex may change along the run: a triangle of rim points behind two different
+                // vertices is off the cap's plane, and such a run can still stall (honestly: the bounds above hold).
+                // Those are counted, not excused.
+                hulls_stalled += usize::from(!exact);
+            } else {
+                assert!(exact, "{label}: {d:?}");
+            }
+        }
+    }
+    // Of 400 hull runs, 1 stalls at the time of writing.
+    assert!(hulls_stalled <= 4, "{hulls_stalled} hull runs of 400 did not converge");
+}
+
+/// Runs cut short (1 … 6 iterations) on curved and flat pairs from 0.1 apart to 0.1 deep: whatever they end with,
+/// the answer is never refuted by the full run — intersecting only when the full run finds the shapes within its
+/// touching distance, apart only with a distance the full run does not exceed and a lower bound (distance − error
+/// bound) it does not undercut — and `intersection` under the same options says what `distance_with` says.
+#[test]
+fn runs_cut_short_keep_their_bounds() {
+    let mut r = rng(11);
+    let mut unconverged = 0;
+    for case in 0..3000 {
+        let a: Box<dyn SupportMap<DVec3>> = match case % 3 {
+            0 => Box::new(Cylinder::new(log_uniform(&mut r, 0.05, 1.0), log_uniform(&mut r, 0.05, 1.0)).unwrap()),
+            1 => Box::new(Cone::new(log_uniform(&mut r, 0.05, 1.0), log_uniform(&mut r, 0.05, 1.0)).unwrap()),
+            _ => Box::new(Ellipsoid::new(DVec3::new(0.5, log_uniform(&mut r, 0.01, 1.0), 0.8)).unwrap()),
+        };
+        let b: Box<dyn SupportMap<DVec3>> = if case % 2 == 0 {
+            Box::new(Cuboid::new(DVec3::new(0.4, 0.3, log_uniform(&mut r, 1e-3, 0.5))).unwrap())
+        } else {
+            Box::new(Ellipsoid::new(DVec3::new(0.3, 0.6, log_uniform(&mut r, 0.05, 0.5))).unwrap())
+        };
+        let pose_a = Iso::new(unit_quat(&mut r), DVec3::ZERO);
+        let mut pose_b = Iso::new(unit_quat(&mut r), DVec3::new(0.0, 0.0, 1.0));
+        // Slide B along z until the pair is about `target` apart (negative: overlapping by about that much).
+        let full0 = distance(&*a, &pose_a, &*b, &pose_b).distance;
+        let target = uniform(&mut r, -0.1, 0.1);
+        pose_b.translation.z += target - full0;
+        let full = distance(&*a, &pose_a, &*b, &pose_b);
+        // The truth lies within the full run's bounds (nearly always converged: then a point).
+        let (lo, hi) =
+            if full.intersecting { (0.0, 0.0) } else { ((full.distance - full.error_bound).max(0.0), full.distance) };
+        let options = DistanceOptions { max_iterations: 1 + case % 6, ..DistanceOptions::default() };
+        let cut = distance_with(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ());
+        let label = format!("case {case}: full {full:?}, cut {cut:?}");
+        // The full run's answer to within its own rounding.
+        let slack = 1e-12;
+        if cut.intersecting {
+            assert!(lo <= slack, "{label}");
+        } else {
+            assert!(cut.distance + slack >= lo, "{label}: distance below the truth");
+            assert!(cut.distance - cut.error_bound <= hi + slack, "{label}: lower bound above the truth");
+        }
+        unconverged += usize::from(cut.status != Status::Converged);
+        let verdict = intersection(&*a, &pose_a, &*b, &pose_b, &options, None, &mut ());
+        assert_eq!(verdict.intersecting, cut.intersecting, "{label}: intersection {verdict:?}");
+    }
+    // The cut is felt: many runs end at their cap.
+    assert!(unconverged > 300, "{unconverged}");
+}
