@@ -373,6 +373,16 @@ fn reduce<V: Vector>(c: &mut [ContactPoint<V>], max: usize) -> usize {
 /// Moves the entry of `c[start..]` with the highest score (the first of equals) to `start`.
 #[inline]
 fn pick<T>(c: &mut [T], start: usize, score: impl Fn(&T) -> f64) {
-    let best = (start..c.len()).fold(start, |b, i| if score(&c[i]) > score(&c[b]) { i } else { b });
+    // The best score is carried along rather than recomputed at each comparison (the area scores cost a few dozen
+    // products each, and a mesh's query reduces once per touching triangle).
+    let first = (start, score(&c[start]));
+    let (best, _) = (start + 1..c.len()).fold(first, |(b, sb), i| {
+        let si = score(&c[i]);
+        if si > sb {
+            (i, si)
+        } else {
+            (b, sb)
+        }
+    });
     c.swap(start, best);
 }
