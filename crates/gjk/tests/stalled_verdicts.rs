@@ -196,3 +196,23 @@ fn runs_cut_short_keep_their_bounds() {
     // The cut is felt: many runs end at their cap.
     assert!(unconverged > 300, "{unconverged}");
 }
+
+/// gjk-fuzz seed 3 case 14343 (f32): a small cone beside a cone 1.3e5 wide whose origin is 6.5e4 away. `intersects`
+/// stopped apart on its first support's plane, judged against the rounding of that one support point, while the
+/// distance run, its simplex across the whole rim, counted the pair as touching at the rounding of 6.5e4. The
+/// early stop's margin now counts the distance between the origins too; both queries agree in both orders.
+#[test]
+fn small_cone_beside_a_cone_1e5_wide_agrees_with_distance_fuzz_3_14343() {
+    let f = |x: f64| x as f32;
+    let small = Cone::new(f(1.5650683266209866), f(0.7722717901251902)).unwrap();
+    let wide = Cone::new(f(1.7538758449350502), f(65395.306300659046)).unwrap();
+    let pose_small =
+        Iso::from_translation(Vec3::new(f(-0.2887194513719995), f(-0.2666315750917241), f(-0.17332408955234513)));
+    let pose_wide = Iso::from_translation(Vec3::new(0.0, 0.0, f(65395.905249048476)));
+    let ab = distance(&small, &pose_small, &wide, &pose_wide).intersecting;
+    let ba = distance(&wide, &pose_wide, &small, &pose_small).intersecting;
+    assert_eq!(intersects(&small, &pose_small, &wide, &pose_wide), ab);
+    assert_eq!(intersects(&wide, &pose_wide, &small, &pose_small), ba);
+    let options = DistanceOptions::default();
+    assert_eq!(intersection(&small, &pose_small, &wide, &pose_wide, &options, None, &mut ()).intersecting, ab);
+}

@@ -341,7 +341,7 @@ where
         // Otherwise its steps, the test not made twice.
         pair.frame();
         let first = run::first_support(&mut pair);
-        match apart_at_first_support(&first, &params) {
+        match apart_at_first_support(&first, pair.rel.translation.max_abs(), &params) {
             Some(true) => return Intersection::new(Outcome::Separated, 0, Status::Converged),
             Some(false) => run::run_steps(&mut pair, simplex::Simplex::new(first), first.w, &params, observer, pose_a),
             None => run(&mut pair, simplex::Simplex::new(first), &params, observer, pose_a),
@@ -364,7 +364,7 @@ where
 /// test fails too), `None` when this test cannot tell (a plane past the touching distance but within the margin:
 /// the run stops there and [`intersection`] re-decides).
 #[inline(always)]
-fn apart_at_first_support<V: Vector>(first: &DiffVertex<V>, params: &Params<V::Real>) -> Option<bool> {
+fn apart_at_first_support<V: Vector>(first: &DiffVertex<V>, offset: V::Real, params: &Params<V::Real>) -> Option<bool> {
     let above = params.stop_above?;
     let gap = run::proven_gap(first);
     // Most pairs that are not apart stop here, before any root (the gap is 0 when the plane proves nothing).
@@ -372,7 +372,7 @@ fn apart_at_first_support<V: Vector>(first: &DiffVertex<V>, params: &Params<V::R
         return Some(false);
     }
     let at_start = run::separated_at_start(first.w, gap, above, params.stop_below, first.w.max_abs());
-    match (at_start, gap > above + near_touching(core::slice::from_ref(first))) {
+    match (at_start, gap > above + near_touching(core::slice::from_ref(first), offset)) {
         (true, true) => Some(true),
         (false, _) => Some(false),
         (true, false) => None,
@@ -381,11 +381,15 @@ fn apart_at_first_support<V: Vector>(first: &DiffVertex<V>, params: &Params<V::R
 
 /// How far beyond the bound a separating plane must be for an early stop to stand (else the distance query's own
 /// run decides): the rounding of the support points themselves, 1024 ulps of the largest coordinate of the shapes'
-/// points in the run's simplex `verts`. Not the simplex's scale (its points of A − B), which shrinks with the gap:
-/// near touching it is the size of the gap, and a plane 2.7e-18 beyond touching, between shapes of 0.07, stood.
+/// points in the run's simplex `verts` and of `offset`, the distance between the shapes' origins. Not the simplex's
+/// scale (its points of A − B), which shrinks with the gap: near touching it is the size of the gap, and a plane
+/// 2.7e-18 beyond touching, between shapes of 0.07, stood. The offset stands for the points a longer run would
+/// reach: a cone 1.3e5 wide whose first support was a rim point near a small cone (f32) stopped apart past the
+/// margin of that point, while the distance run, its simplex across the whole rim, counted the pair as touching
+/// at 64 ulps of 6.5e4 (gjk-fuzz seed 3 case 14343).
 #[inline(always)]
-fn near_touching<V: Vector>(verts: &[DiffVertex<V>]) -> V::Real {
-    let scale = verts.iter().fold(V::Real::ZERO, |m, p| m.max(p.a.max_abs()).max(p.b.max_abs()));
+fn near_touching<V: Vector>(verts: &[DiffVertex<V>], offset: V::Real) -> V::Real {
+    let scale = verts.iter().fold(offset, |m, p| m.max(p.a.max_abs()).max(p.b.max_abs()));
     run::stall_rounding(scale)
 }
 
@@ -407,7 +411,8 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    if core.outcome != Outcome::Separated || core.lower > above + near_touching(core.simplex.vertices()) {
+    let margin = near_touching(core.simplex.vertices(), pair.rel.translation.max_abs());
+    if core.outcome != Outcome::Separated || core.lower > above + margin {
         return None;
     }
     let full = Params::new(options, radii, None);
