@@ -42,7 +42,10 @@ fn every_runner_runs() {
         assert_eq!(cells.len(), 9);
         for mut cell in cells {
             assert!(cell.contenders.iter().any(|c| c.who == Who::Parry));
-            assert!(cell.iterations >= 1.0, "{}", cell.id());
+            // A separated boolean is decided from the first support (MPR's test, `gjk::intersection`) with no
+            // GJK iteration; every other cell runs the loop.
+            let decided_at_start = cell.id().ends_with("separated/intersection");
+            assert!(cell.iterations >= 1.0 || decided_at_start, "{}", cell.id());
             for c in &mut cell.contenders {
                 (c.run)();
             }
