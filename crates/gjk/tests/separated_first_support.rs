@@ -10,11 +10,11 @@
 //! point, a point of A. Pairs apart along their centre line are decided with one support call per shape (the loop
 //! made two); touching pairs are never decided by the early rule.
 
-use crate::common::{log_uniform, rng, uniform, unit2, unit3, unit_quat, Space2, Space3};
-use gjk::math::{DVec2, DVec3, Iso, Real, Rot2, Vector};
-use gjk::shape::{support_full, Ball, Capsule, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, SupportMap};
-use gjk::trace::Recorder;
-use gjk::{distance, distance_with, intersection, intersects, DistanceOptions, Intersection, Status, WarmStart};
+use crate::common::pairs::{build3, draw2, draw3, real, resolved, spec3, Placement};
+use crate::common::{rng, uniform, unit3, unit_quat, Space2, Space3};
+use gjk::math::{DVec2, DVec3, Iso, Real, Vector};
+use gjk::shape::SupportMap;
+use gjk::{distance_with, intersection, DistanceOptions, Intersection, Status};
 use rand::rngs::SmallRng;
 use rand::Rng;
 use std::cell::Cell;
@@ -28,176 +28,16 @@ const OFFSETS: [f64; 4] = [0.0, 10.0, 1e3, 1e4];
 /// Fewer pairs decided at the start than this (of 3000, about 1000–1300 are) means the early rule has stopped firing.
 const TALLY_MIN: usize = 800;
 
-/// A shape family and its parameters (f64; built in the precision under test).
-#[derive(Clone, Debug)]
-enum Spec<M> {
-    Ball(f64),
-    Box(M),
-    Capsule(f64, f64),
-    Cylinder(f64, f64),
-    Cone(f64, f64),
-    Ellipsoid(M),
-    Hull(Vec<M>),
-}
-
-/// A random 3D shape of about `size`.
-fn spec3(rng: &mut SmallRng, size: f64) -> Spec<DVec3> {
-    let mut len = || log_uniform(rng, 0.2, 1.0) * size;
-    let (x, y, z) = (len(), len(), len());
-    match rng.gen_range(0..7) {
-        0 => Spec::Ball(x),
-        1 => Spec::Box(DVec3::new(x, y, z)),
-        2 => Spec::Capsule(x, y),
-        3 => Spec::Cylinder(x, y),
-        4 => Spec::Cone(x, y),
-        5 => Spec::Ellipsoid(DVec3::new(x, y, z)),
-        _ => Spec::Hull((0..rng.gen_range(4..24)).map(|_| unit3(rng) * size).collect()),
+/// A random placement: touching (a quarter), apart along a random direction or along the centre line by one of
+/// the gaps (× `size`), or overlapping.
+fn any_placement(rng: &mut SmallRng, size: f64) -> Placement {
+    let gap = GAPS[rng.gen_range(0..GAPS.len())] * size;
+    match rng.gen_range(0..8) {
+        0 | 1 => Placement::Apart(0.0),
+        2 | 3 => Placement::Apart(gap),
+        4 | 5 => Placement::CentreLine(gap),
+        _ => Placement::Overlap(uniform(rng, 0.0, 0.999)),
     }
-}
-
-/// A random 2D shape of about `size`.
-fn spec2(rng: &mut SmallRng, size: f64) -> Spec<DVec2> {
-    let mut len = || log_uniform(rng, 0.2, 1.0) * size;
-    let (x, y) = (len(), len());
-    match rng.gen_range(0..5) {
-        0 => Spec::Ball(x),
-        1 => Spec::Box(DVec2::new(x, y)),
-        2 => Spec::Capsule(x, y),
-        3 => Spec::Ellipsoid(DVec2::new(x, y)),
-        _ => Spec::Hull((0..rng.gen_range(3..24)).map(|_| unit2(rng) * size).collect()),
-    }
-}
-
-fn real<R: Real>(x: f64) -> R {
-    R::from_f64(x)
-}
-
-fn build3<V: Space3>(spec: &Spec<DVec3>) -> Box<dyn SupportMap<V>> {
-    match spec {
-        Spec::Ball(r) => Box::new(Ball::new(real::<V::Real>(*r)).unwrap()),
-        Spec::Box(h) => Box::new(Cuboid::new(V::from64(*h)).unwrap()),
-        Spec::Capsule(h, r) => Box::new(Capsule::new(real::<V::Real>(*h), real(*r)).unwrap()),
-        Spec::Cylinder(h, r) => Box::new(Cylinder::new(real::<V::Real>(*h), real(*r)).unwrap()),
-        Spec::Cone(h, r) => Box::new(Cone::new(real::<V::Real>(*h), real(*r)).unwrap()),
-        Spec::Ellipsoid(r) => Box::new(Ellipsoid::new(V::from64(*r)).unwrap()),
-        Spec::Hull(p) => Box::new(ConvexPolytope::new(&p.iter().map(|&q| V::from64(q)).collect::<Vec<_>>()).unwrap()),
-    }
-}
-
-fn build2<V: Space2>(spec: &Spec<DVec2>) -> Box<dyn SupportMap<V>> {
-    match spec {
-        Spec::Ball(r) => Box::new(Ball::new(real::<V::Real>(*r)).unwrap()),
-        Spec::Box(h) => Box::new(Cuboid::new(V::from64(*h)).unwrap()),
-        Spec::Capsule(h, r) => Box::new(Capsule::new(real::<V::Real>(*h), real(*r)).unwrap()),
-        Spec::Ellipsoid(r) => Box::new(Ellipsoid::new(V::from64(*r)).unwrap()),
-        Spec::Hull(p) => Box::new(ConvexPolytope::new(&p.iter().map(|&q| V::from64(q)).collect::<Vec<_>>()).unwrap()),
-        Spec::Cylinder(..) | Spec::Cone(..) => unreachable!("3D only"),
-    }
-}
-
-/// Where B goes relative to A, along a unit direction n.
-#[derive(Clone, Copy, Debug)]
-enum Placement {
-    /// The whole shapes this far apart along n: A's support point along n and B's along −n differ by gap·n.
-    Apart(f64),
-    /// B's centre on the line from A's centre along n, as far as makes the supporting planes across that line this
-    /// far apart (the distance is then at least that).
-    CentreLine(f64),
-    /// B's centre at this fraction (in [0, 1)) of the way from A's centre to A's support point along n: a point of
-    /// both shapes' cores, so they overlap.
-    Overlap(f64),
-}
-
-impl Placement {
-    /// A random placement: touching (a quarter), apart along a random direction or along the centre line by one
-    /// of the gaps (× `size`), or overlapping.
-    fn random(rng: &mut SmallRng, size: f64) -> Self {
-        let gap = GAPS[rng.gen_range(0..GAPS.len())] * size;
-        match rng.gen_range(0..8) {
-            0 | 1 => Placement::Apart(0.0),
-            2 | 3 => Placement::Apart(gap),
-            4 | 5 => Placement::CentreLine(gap),
-            _ => Placement::Overlap(uniform(rng, 0.0, 0.999)),
-        }
-    }
-
-    /// The reference answer where the precision resolves it: apart by a gap larger than the rounding of placing
-    /// shapes of `size` at `offset` (1024 ulps of both), overlapping always, touching never (either answer stands).
-    fn reference<R: Real>(self, size: f64, offset: f64) -> Option<bool> {
-        match self {
-            Placement::Apart(g) | Placement::CentreLine(g) => {
-                (g > 1024.0 * R::EPSILON.to_f64() * (size + offset)).then_some(false)
-            }
-            Placement::Overlap(_) => Some(true),
-        }
-    }
-
-    /// B's translation (f64, world) for A at `pa`, B rotated by `rot_b`.
-    fn place<V: Vector<Real = f64>>(
-        self,
-        a: &dyn SupportMap<V>,
-        pa: &Iso<V>,
-        b: &dyn SupportMap<V>,
-        rot_b: V::Rotation,
-        n: V,
-    ) -> V {
-        let rb = Iso::new(rot_b, V::zero());
-        let on_a = pa.transform_point(support_full(a, pa.inverse_transform_vector(n)));
-        let on_b = rb.transform_point(support_full(b, rb.inverse_transform_vector(-n)));
-        let (centre_a, centre_b) = (pa.transform_point(a.center()), rb.transform_point(b.center()));
-        match self {
-            Placement::Apart(gap) => on_a + n * gap - on_b,
-            Placement::CentreLine(gap) => {
-                let reach = n.dot(on_a - centre_a) + n.dot(centre_b - on_b);
-                centre_a + n * (reach + gap) - centre_b
-            }
-            Placement::Overlap(t) => centre_a + (on_a - centre_a) * t - centre_b,
-        }
-    }
-}
-
-/// Asserts that every boolean answer of the pair is `distance(..).intersecting` — `intersects`, `intersection`
-/// cold and warm (its whole answer, iterations included, the same observed or not), `distance` with a
-/// `max_distance` of zero — and, when `reference` is given, that it is that answer; returns the cold
-/// `intersection`.
-fn agree<V: Vector>(
-    a: &dyn SupportMap<V>,
-    pa: &Iso<V>,
-    b: &dyn SupportMap<V>,
-    pb: &Iso<V>,
-    reference: Option<bool>,
-    what: &str,
-) -> Intersection {
-    let want = distance(a, pa, b, pb).intersecting;
-    let opts = DistanceOptions::default();
-    assert_eq!(intersects(a, pa, b, pb), want, "intersects: {what}");
-    let cold = intersection(a, pa, b, pb, &opts, None, &mut ());
-    assert_eq!(cold.intersecting, want, "intersection: {what}");
-    let observed = intersection(a, pa, b, pb, &opts, None, &mut Recorder::default());
-    assert_eq!(observed, cold, "observed intersection: {what}");
-    let (mut cache, mut observed_cache) = (WarmStart::default(), WarmStart::default());
-    for frame in 0..2 {
-        let warm = intersection(a, pa, b, pb, &opts, Some(&mut cache), &mut ());
-        assert_eq!(warm.intersecting, want, "warm intersection, frame {frame}: {what}");
-        let observed = intersection(a, pa, b, pb, &opts, Some(&mut observed_cache), &mut Recorder::default());
-        assert_eq!(observed, warm, "observed warm intersection, frame {frame}: {what}");
-    }
-    let bounded = DistanceOptions { max_distance: Some(V::Real::ZERO), ..opts };
-    let d = distance_with(a, pa, b, pb, &bounded, None, &mut ());
-    assert_eq!(d.intersecting, want, "distance with max_distance 0: {what}");
-    if want {
-        assert_ne!(d.status, Status::AboveBound, "{what}");
-    }
-    if let Some(reference) = reference {
-        assert_eq!(want, reference, "reference: {what}");
-    }
-    cold
-}
-
-/// A gap of `gap` (world) is resolved by the precision when it exceeds the rounding of placing shapes of `size`
-/// at `offset` (1024 ulps of both).
-fn resolved<R: Real>(gap: f64, size: f64, offset: f64) -> bool {
-    Placement::Apart(gap).reference::<R>(size, offset).is_some()
 }
 
 /// What a run of random pairs found: pairs decided apart at the start (no loop step), and pairs apart.
@@ -218,25 +58,14 @@ impl Tally {
     }
 }
 
-/// Random pairs of random families in 3D, placed by [`Placement::random`].
+/// Random pairs of random families in 3D, placed by [`any_placement`]: every boolean answer agrees with the
+/// distance query and with the placement; returns how many were decided at the start.
 fn run3<V: Space3>(seed: u64, n: usize) -> Tally {
     let mut rng = rng(seed);
     let mut tally = Tally::default();
     for case in 0..n {
-        let size = 10f64.powf(uniform(&mut rng, -2.0, 1.0));
-        let (sa, sb) = (spec3(&mut rng, size), spec3(&mut rng, size));
-        let offset = OFFSETS[rng.gen_range(0..OFFSETS.len())];
-        let pa = Iso::new(unit_quat(&mut rng), unit3(&mut rng) * offset);
-        let rot_b = unit_quat(&mut rng);
-        let placement = Placement::random(&mut rng, size);
-        let (a64, b64) = (build3::<DVec3>(&sa), build3::<DVec3>(&sb));
-        let pb = Iso::new(rot_b, placement.place(&*a64, &pa, &*b64, rot_b, unit3(&mut rng)));
-        let (a, b) = (build3::<V>(&sa), build3::<V>(&sb));
-        let (pa, pb) = (V::pose_from64(&pa), V::pose_from64(&pb));
-        let reference = placement.reference::<V::Real>(size, offset);
-        let what = format!("{} case {case}: {sa:?} vs {sb:?}, {placement:?}, offset {offset:e}", V::NAME);
-        let r = agree(&*a, &pa, &*b, &pb, reference, &what);
-        tally.add(r, placement, size, offset, &what);
+        let pair = draw3::<V>(&mut rng, case, &OFFSETS, any_placement);
+        tally.add(pair.agree(), pair.placement, pair.size, pair.offset, &pair.what);
     }
     tally
 }
@@ -246,20 +75,8 @@ fn run2<V: Space2>(seed: u64, n: usize) -> Tally {
     let mut rng = rng(seed);
     let mut tally = Tally::default();
     for case in 0..n {
-        let size = 10f64.powf(uniform(&mut rng, -2.0, 1.0));
-        let (sa, sb) = (spec2(&mut rng, size), spec2(&mut rng, size));
-        let offset = OFFSETS[rng.gen_range(0..OFFSETS.len())];
-        let pa = Iso::new(Rot2::from_angle(uniform(&mut rng, -3.2, 3.2)), unit2(&mut rng) * offset);
-        let rot_b = Rot2::from_angle(uniform(&mut rng, -3.2, 3.2));
-        let placement = Placement::random(&mut rng, size);
-        let (a64, b64) = (build2::<DVec2>(&sa), build2::<DVec2>(&sb));
-        let pb = Iso::new(rot_b, placement.place(&*a64, &pa, &*b64, rot_b, unit2(&mut rng)));
-        let (a, b) = (build2::<V>(&sa), build2::<V>(&sb));
-        let (pa, pb) = (V::pose_from64(&pa), V::pose_from64(&pb));
-        let reference = placement.reference::<V::Real>(size, offset);
-        let what = format!("{} case {case}: {sa:?} vs {sb:?}, {placement:?}, offset {offset:e}", V::NAME);
-        let r = agree(&*a, &pa, &*b, &pb, reference, &what);
-        tally.add(r, placement, size, offset, &what);
+        let pair = draw2::<V>(&mut rng, case, &OFFSETS, any_placement);
+        tally.add(pair.agree(), pair.placement, pair.size, pair.offset, &pair.what);
     }
     tally
 }

@@ -8,6 +8,8 @@ use gjk::math::{DQuat, DVec2, DVec3, Iso, Quat, Rot2, Vec2, Vec3, Vector2, Vecto
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+pub mod pairs;
+
 /// The deterministic generator of every randomised suite (one fixed seed per test, so a failure reproduces).
 pub fn rng(seed: u64) -> SmallRng {
     SmallRng::seed_from_u64(seed)
