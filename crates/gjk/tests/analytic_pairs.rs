@@ -13,7 +13,7 @@ use gjk::{distance_with, intersection, intersects, penetration_with, Distance, D
 
 /// A shape seen through its support function, radius and centre only: its core hooks keep their `None`
 /// defaults, so the queries run the general path (GJK, then EPA) on it.
-struct Hidden<'a, S: ?Sized>(&'a S);
+pub(crate) struct Hidden<'a, S: ?Sized>(pub(crate) &'a S);
 
 impl<V: Vector, S: SupportMap<V> + ?Sized> SupportMap<V> for Hidden<'_, S> {
     fn support(&self, dir: V) -> V {
@@ -32,13 +32,27 @@ impl<V: Vector, S: SupportMap<V> + ?Sized> SupportMap<V> for Hidden<'_, S> {
 
 /// The closed form (fast) and the general path (hooks hidden) on one configuration; checks they agree and returns the fast one.
 /// `size` is the configuration's length scale (for the tolerance), `exact` the true distance when known.
-fn both<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(
+pub(crate) fn both<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(
     a: &A,
     pa: &Iso<V>,
     b: &B,
     pb: &Iso<V>,
     size: f64,
     exact: Option<f64>,
+) -> Distance<V> {
+    both_where(a, pa, b, pb, size, exact, true)
+}
+
+/// [`both`], comparing the closest points with the loop's only when `unique_points` (two parallel segments have a
+/// whole range of closest pairs, and the closed form and the loop may pick different ones).
+pub(crate) fn both_where<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(
+    a: &A,
+    pa: &Iso<V>,
+    b: &B,
+    pb: &Iso<V>,
+    size: f64,
+    exact: Option<f64>,
+    unique_points: bool,
 ) -> Distance<V> {
     let o = DistanceOptions::default();
     let fast = distance_with(a, pa, b, pb, &o, None, &mut ());
@@ -80,10 +94,13 @@ fn both<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(
         let at = fast.point_a.max_abs().to_f64().max(fast.point_b.max_abs().to_f64());
         assert!(gap <= tol + 8.0 * eps * at, "{ctx}");
         assert_eq!((fast.simplex.len, fast.simplex.weights[0]), (1, V::Real::ONE), "{ctx}");
+        if !unique_points {
+            return fast;
+        }
         let lp = looped.point_a.to_f64_array();
         let fp = fast.point_a.to_f64_array();
         let moved = (0..3).map(|i| (lp[i] - fp[i]).abs()).fold(0.0, f64::max);
-        // The closest points are unique here (a point against a convex set). The loop's are within its distance
+        // The closest points are unique here (a point against a convex set, two segments not parallel). The loop's are within its distance
         // bound's reach (a point off by e is off the distance by e²/size at most) plus the rounding of its simplex
         // weights, which that bound does not count: 1e-9 of the size (f64; measured up to 1e-9 at sizes of 1e-6,
         // where the weights' rounding is a larger share of the points' own size).
@@ -122,7 +139,7 @@ fn box_signed(p: DVec3, h: DVec3) -> f64 {
 
 /// The penetration query, closed form (fast) against GJK + EPA (observed): the same signed distance within the
 /// loop's error bound, and the exact one when known; the points `depth · normal` apart.
-fn both_signed<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(
+pub(crate) fn both_signed<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(
     a: &A,
     pa: &Iso<V>,
     b: &B,

@@ -37,6 +37,7 @@ mod ray_boundary_reference;
 mod regressions;
 mod rotating_casts;
 mod rotation_normalized;
+mod segment_pairs;
 mod separated_agreement;
 mod separated_first_support;
 mod sliver_manifolds;

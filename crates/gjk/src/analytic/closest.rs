@@ -12,11 +12,14 @@
 //! rotation); the point's world position is exact for a ball, and the core's closest point is the point less the
 //! difference. The pair frame's product of rotations, and the rotations of every result out of it, are not needed.
 //!
+//! Two segment cores (capsules, segments): B's segment is carried into A's frame the same way, the closest points
+//! found there (`segments`), and the difference rotated out.
+//!
 //! Both bounds on the core distance are |w|, so the error bound is zero; the touching threshold is the loop's rule
 //! on |w| (`touch_distance` of the numbers GJK would handle on the pair).
 
 use super::depth::across;
-use super::Target;
+use super::{segments, Target};
 use crate::epa::Penetration;
 use crate::gjk::run::{touch_distance, Outcome, Params};
 use crate::gjk::{Distance, Status, WarmStart, WitnessSimplex, Witnesses};
@@ -60,8 +63,8 @@ pub(super) fn in_frame<V: Vector>(core: V, pose: &Iso<V>, frame: &Iso<V>) -> V {
 }
 
 impl<V: Vector> Closest<V> {
-    /// The closest points of `a` at `pose_a` and `b` at `pose_b` in closed form: two balls, or a point core against
-    /// a box or a segment core. `None` when the pair has none, or the numbers are not finite (the general path then
+    /// The closest points of `a` at `pose_a` and `b` at `pose_b` in closed form: two balls, a point core against
+    /// a box or a segment core, or two segment cores. `None` when the pair has none, or the numbers are not finite (the general path then
     /// decides, as for any other pair).
     #[inline(always)]
     pub fn of<A, B>(a: &A, pose_a: &Iso<V>, b: &B, pose_b: &Iso<V>) -> Option<Self>
@@ -98,7 +101,15 @@ impl<V: Vector> Closest<V> {
                 let pb = placed(cb, pose_b);
                 Self::new(pb + w, pb, w, scale)
             }
-            (None, None) => return None,
+            // Two segment cores: solved in A's frame, the difference rotated out by A's rotation.
+            (None, None) => {
+                let (sa, sb) = (a.segment_core()?, b.segment_core()?);
+                let sb = (in_frame(sb.0, pose_b, pose_a), in_frame(sb.1, pose_b, pose_a));
+                let (ca, _, w) = segments::closest(sa, sb);
+                let pa = pose_a.transform_point(ca);
+                let w = pose_a.rotation.rotate(w);
+                Self::new(pa, pa - w, w, segments::scale(sa, sb))
+            }
         };
         (out.a.is_finite() && out.b.is_finite() && out.w.is_finite()).then_some(out)
     }
@@ -166,12 +177,12 @@ impl<V: Vector> Closest<V> {
         })
     }
 
-    /// The penetration query's answer for two balls: the centres' distance less the radii along the line of
-    /// centres. `None` for centres within the touching threshold of each other (no direction: EPA decides, as
-    /// after the loop), `Some(None)` beyond `max_distance` (the signed distance bound `penetration_within` gives up
-    /// at).
+    /// The penetration query's answer for two balls or two segment cores: the cores' distance less the radii along
+    /// the line of their closest points. `None` for cores within the touching threshold of each other (no
+    /// direction: EPA decides, as after the loop), `Some(None)` beyond `max_distance` (the signed distance bound
+    /// `penetration_within` gives up at).
     #[inline(always)]
-    pub fn balls_penetration(
+    pub fn apart_penetration(
         &self,
         (ra, rb): (V::Real, V::Real),
         max_distance: Option<V::Real>,

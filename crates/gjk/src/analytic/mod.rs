@@ -1,5 +1,6 @@
 //! Closed forms for pairs whose closest points need no iteration: a point core (ball, point) against a box or a
-//! segment core (capsule, segment), in either order, and two balls (two point cores at their shapes' origins).
+//! segment core (capsule, segment), in either order, two balls (two point cores at their shapes' origins), and
+//! two segment cores (two capsules).
 //!
 //! GJK on such a pair converges to the same closest points after a few support calls; here they are computed
 //! directly (`closest.rs`), in world coordinates: two balls' centres are their poses' translations; a point against
@@ -10,7 +11,8 @@
 //! of A − B, weight 1) mean what they mean after a run.
 //!
 //! The penetration query has its closed form too (`depth.rs`): apart, the same closest points; a point inside a
-//! box, the nearest face (what EPA finds there).
+//! box, the nearest face (what EPA finds there). Two segment cores have it only while apart: crossing cores have
+//! no closest-point direction, and EPA decides.
 //!
 //! The queries take this path whether or not an observer watches: no GJK (or EPA) step runs, so `iterations` is 0
 //! and the observer sees no step, and an observed query answers exactly what an unobserved one does. Which cores a
@@ -21,6 +23,7 @@
 mod closest;
 mod depth;
 mod point;
+mod segments;
 
 pub(crate) use closest::Closest;
 pub(crate) mod triangle;
@@ -80,8 +83,12 @@ where
     let (core_a, core_b) = (a.point_core(), b.point_core());
     if let (Some(ca), Some(cb)) = (core_a, core_b) {
         if ca == V::zero() && cb == V::zero() {
-            return Closest::of(a, pose_a, b, pose_b)?.balls_penetration(radii, max_distance);
+            return Closest::of(a, pose_a, b, pose_b)?.apart_penetration(radii, max_distance);
         }
+    }
+    if core_a.is_none() && core_b.is_none() {
+        // Two segment cores apart: their closest points (crossing or touching cores go to EPA).
+        return Closest::of(a, pose_a, b, pose_b)?.apart_penetration(radii, max_distance);
     }
     if let Some(p) = core_a {
         let target = Target::of(b)?;
