@@ -3,7 +3,7 @@
 //! if it beats keeping a leaf (up to [`MAX_LEAF`] primitives), and the primitives are partitioned in place. A node's
 //! two children are stored side by side, after it.
 //!
-//! The primitives travel with their boxes (an [`Item`] array, partitioned in place), so every pass over a node reads
+//! The primitives travel with their boxes (an `Item` array, partitioned in place), so every pass over a node reads
 //! one contiguous run instead of gathering boxes by index. A node makes two passes over its run: one bins the
 //! primitives, the other partitions them. Each bin keeps the box around its primitives' boxes and the box around
 //! their centres, so the chosen split hands both children their bounds and their centroid bounds: nothing is
@@ -21,7 +21,7 @@ const BINS: usize = 16;
 const TRAVERSAL_COST: f64 = 1.0;
 
 /// A primitive as the builder moves it: its box and its index, side by side, and the bin the node being split put
-/// it in (it fits in the padding after the index), which the partition then reads instead of recomputing it.
+/// it in (in f64 it fills the padding after the index), which the partition then reads instead of recomputing it.
 #[derive(Clone, Copy)]
 struct Item<V: Vector> {
     aabb: Aabb<V>,
@@ -82,8 +82,8 @@ fn nothing<V: Vector>() -> Aabb<V> {
 }
 
 /// The box `b` grown to take in the box `lo..hi` (or the point `lo = hi`). One comparison per bound: for the finite
-/// numbers of the build the same as [`Aabb::merged`], whose `min` and `max` also sort out NaN, at a third of the
-/// instructions (this is the binning's inner loop).
+/// numbers of the build the same as [`Aabb::merged`] (up to the sign of a zero bound), whose `min` and `max` also
+/// sort out NaN, at a third of the instructions (this is the binning's inner loop).
 #[inline]
 fn grow<V: Vector>(b: &Aabb<V>, lo: V, hi: V) -> Aabb<V> {
     let min = V::from_fn(|i| if lo.get(i) < b.min.get(i) { lo.get(i) } else { b.min.get(i) });
@@ -158,7 +158,8 @@ impl<V: Vector> Builder<V> {
         }
         let scale = V::Real::from_f64(BINS as f64) / extent;
         let origin = lo.get(axis);
-        let bin_of = |x: V::Real| (((x - origin) * scale).to_f64() as usize).min(BINS - 1);
+        // Through i32 (cheaper than a saturating usize conversion): the same bins, as both clamp below at 0 (NaN too).
+        let bin_of = |x: V::Real| (((x - origin) * scale).to_f64() as i32).clamp(0, BINS as i32 - 1) as usize;
         // Bin the centroids; `occupied` has bit k set once bin k holds a primitive.
         let mut occupied = 0u32;
         for it in items.iter_mut() {
@@ -229,25 +230,19 @@ fn median<V: Vector>(items: &mut [Item<V>], axis: usize) -> Split<V> {
     Split { mid, left: Bounds::measure(&items[..mid]), right: Bounds::measure(&items[mid..]) }
 }
 
-/// Moves the items for which `left` holds to the front, swapping misplaced pairs from both ends; returns how many.
+/// Moves the items for which `left` holds to the front, in the order found; returns how many. The swaps are those
+/// of the plain index-list build (tests.rs), so both give the same primitive list, and every query the same visiting
+/// order; a two-ended partition swaps less but orders the leaves otherwise.
 fn partition<V: Vector>(items: &mut [Item<V>], left: impl Fn(&Item<V>) -> bool) -> usize {
-    let (mut i, mut j) = (0, items.len());
-    loop {
-        while i < j && left(&items[i]) {
-            i += 1;
+    let mut mid = 0;
+    for k in 0..items.len() {
+        if left(&items[k]) {
+            items.swap(mid, k);
+            mid += 1;
         }
-        while i < j && !left(&items[j - 1]) {
-            j -= 1;
-        }
-        if i >= j {
-            return i;
-        }
-        // items[i] belongs right and items[j - 1] left, so they are distinct: exchange them.
-        items.swap(i, j - 1);
-        i += 1;
-        j -= 1;
     }
+    mid
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

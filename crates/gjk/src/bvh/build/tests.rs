@@ -1,7 +1,6 @@
 //! The build against the plain binned SAH it speeds up: an index list partitioned in place, each node's bounds and
 //! centroid bounds measured by a pass over its primitives, all sixteen bins swept. Both must give the same tree:
-//! the same nodes (boxes, links, counts), the same depth, and each leaf the same primitives (their order within a
-//! leaf may differ: the partitions move items differently).
+//! the same nodes (boxes, links, counts), the same depth and the same primitive list.
 
 use super::super::{half_area, Bvh, Node, MAX_DEPTH, MAX_LEAF, MEDIAN_DEPTH};
 use super::{BINS, TRAVERSAL_COST};
@@ -101,7 +100,6 @@ impl<V: Vector> Plain<'_, V> {
         if best.0.is_infinite() || (n <= MAX_LEAF && split_cost >= n as f64) {
             return (n > MAX_LEAF).then(|| self.median(prims, axis));
         }
-        // Stable for the left part: the order differs from the fast build's, the sets do not.
         let mut mid = 0;
         for k in 0..n {
             if bin_of(self.centroids[prims[k] as usize]) <= best.1 {
@@ -120,19 +118,12 @@ impl<V: Vector> Plain<'_, V> {
     }
 }
 
-/// Same nodes and depth; each leaf the same set of primitives.
+/// The same tree, bit for bit: nodes, depth, primitive list.
 fn assert_same_tree<V: Vector>(boxes: &[Aabb<V>], what: &str) {
     let (fast, reference) = (Bvh::new(boxes), plain(boxes));
     assert_eq!(fast.nodes, reference.nodes, "{what}: nodes");
     assert_eq!(fast.depth, reference.depth, "{what}: depth");
-    for node in fast.nodes.iter().filter(|n| n.is_leaf()) {
-        let sorted = |t: &Bvh<V>| {
-            let mut p = t.leaf_primitives(node).to_vec();
-            p.sort_unstable();
-            p
-        };
-        assert_eq!(sorted(&fast), sorted(&reference), "{what}: a leaf's primitives");
-    }
+    assert_eq!(fast.primitives, reference.primitives, "{what}: primitives");
 }
 
 fn random_boxes<V: Vector>(rng: &mut SmallRng, n: usize, spread: f64, size: f64) -> Vec<Aabb<V>> {
@@ -178,4 +169,42 @@ fn same_tree_as_plain_on_degenerate_inputs() {
     for (boxes, what) in [(same, "same"), (nested, "nested"), (chain, "chain")] {
         assert_same_tree(&boxes, what);
     }
+}
+
+/// Every node's box is exactly the box around what is below it (its children's, or its primitives'), every
+/// primitive is in exactly one leaf, and a leaf built by the heuristic holds at most `MAX_LEAF` primitives.
+pub(in crate::bvh) fn check_tight<V: Vector>(bvh: &Bvh<V>, boxes: &[Aabb<V>]) {
+    let mut seen = alloc::vec![0u32; boxes.len()];
+    for (index, node) in bvh.nodes.iter().enumerate() {
+        let expected = if node.is_leaf() {
+            let prims = bvh.leaf_primitives(node);
+            assert!(prims.len() <= MAX_LEAF || bvh.depth == MAX_DEPTH, "leaf of {}", prims.len());
+            prims.iter().for_each(|&i| seen[i as usize] += 1);
+            prims[1..].iter().fold(boxes[prims[0] as usize], |b, &i| b.merged(&boxes[i as usize]))
+        } else {
+            let (l, r) = bvh.children(index as u32);
+            assert!(l as usize > index, "children after their parent");
+            bvh.nodes[l as usize].aabb.merged(&bvh.nodes[r as usize].aabb)
+        };
+        assert_eq!(node.aabb, expected, "node {index}");
+    }
+    assert!(seen.iter().all(|&k| k == 1), "every primitive in one leaf");
+}
+
+#[test]
+fn boxes_are_tight_and_every_primitive_is_in_one_leaf() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    for n in [1usize, 2, 5, 33, 700, 4000] {
+        let boxes = random_boxes::<DVec3>(&mut rng, n, 10.0, 0.6);
+        check_tight(&Bvh::new(&boxes), &boxes);
+        let boxes = random_boxes::<Vec2>(&mut rng, n, 1.0, 2.0);
+        check_tight(&Bvh::new(&boxes), &boxes);
+        let boxes: Vec<Aabb<DVec3>> = (0..n).map(|i| boxes_line(i % 7)).collect();
+        check_tight(&Bvh::new(&boxes), &boxes);
+    }
+}
+
+/// Seven boxes along x, repeated: many primitives share a centroid.
+fn boxes_line(i: usize) -> Aabb<DVec3> {
+    Aabb::new(DVec3::new(i as f64, 0.0, 0.0), DVec3::new(i as f64 + 0.5, 1.0, 1.0))
 }
