@@ -195,26 +195,11 @@ pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, St
     let mut notes = String::new();
 
     // Build: the tree alone over the same boxes, then the whole mesh.
-    let boxes: Vec<Aabb<DVec3>> = tris
-        .iter()
-        .map(|t| {
-            let p = t.map(|i| verts[i as usize]);
-            Aabb::new(p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]))
-        })
-        .collect();
-    let pboxes: Vec<p3::bounding_volume::Aabb> =
-        boxes.iter().map(|b| p3::bounding_volume::Aabb::new(pv(b.min), pv(b.max))).collect();
+    let (boxes, pboxes) = triangle_boxes(&verts, &tris);
     let build_plan = Plan { batches: plan.batches.min(7), batch: plan.batch * 20 };
     {
-        let mut ours = || {
-            std::hint::black_box(gjk::bvh::Bvh::new(std::hint::black_box(&boxes)));
-        };
-        let mut parry = || {
-            std::hint::black_box(p3::partitioning::Bvh::from_leaves(
-                p3::partitioning::BvhBuildStrategy::Binned,
-                std::hint::black_box(&pboxes),
-            ));
-        };
+        let mut ours = || our_build(&boxes);
+        let mut parry = || parry_build(&pboxes);
         let t = interleaved(&mut [&mut ours, &mut parry], n, &build_plan);
         cells.push(SceneCell {
             name: "BVH build, per triangle (monastery)",
@@ -342,6 +327,30 @@ pub fn measure(dir: &std::path::Path, plan: &Plan) -> Result<(Vec<SceneCell>, St
     Ok((cells, notes))
 }
 
+/// The triangles' boxes, ours and parry's (the same numbers).
+fn triangle_boxes(verts: &[DVec3], tris: &[[u32; 3]]) -> (Vec<Aabb<DVec3>>, Vec<p3::bounding_volume::Aabb>) {
+    let boxes: Vec<Aabb<DVec3>> = tris
+        .iter()
+        .map(|t| {
+            let p = t.map(|i| verts[i as usize]);
+            Aabb::new(p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]))
+        })
+        .collect();
+    let pboxes = boxes.iter().map(|b| p3::bounding_volume::Aabb::new(pv(b.min), pv(b.max))).collect();
+    (boxes, pboxes)
+}
+
+fn our_build(boxes: &[Aabb<DVec3>]) {
+    std::hint::black_box(gjk::bvh::Bvh::new(std::hint::black_box(boxes)));
+}
+
+fn parry_build(boxes: &[p3::bounding_volume::Aabb]) {
+    std::hint::black_box(p3::partitioning::Bvh::from_leaves(
+        p3::partitioning::BvhBuildStrategy::Binned,
+        std::hint::black_box(boxes),
+    ));
+}
+
 fn our_rays(mesh: &TriMesh<DVec3>, rays: &[(DVec3, DVec3)], reach: f64) {
     for &(o, d) in rays {
         std::hint::black_box(query::ray_cast(mesh, &Iso::identity(), o, d, reach, true));
@@ -376,7 +385,7 @@ fn parry_distances(a: &p3::shape::Compound, b: &p3::shape::Compound, pairs: &[Is
 }
 
 /// The ids `--profile` takes for the scene cells (one call runs the cell's whole set of items once).
-pub const PROFILE_IDS: [&str; 4] = ["scenes/rays", "scenes/capsule", "scenes/box", "scenes/teddy-duck"];
+pub const PROFILE_IDS: [&str; 5] = ["scenes/build", "scenes/rays", "scenes/capsule", "scenes/box", "scenes/teddy-duck"];
 
 /// Runs one contender (`who`: `ours` or `parry`) of the scene cell `id` (one of [`PROFILE_IDS`]) through `run`,
 /// which calls the given closure as often as it likes (the report's `--profile`, for callgrind). Returns the items
@@ -388,10 +397,19 @@ pub fn profile(id: &str, who: &str, run: &mut dyn FnMut(&mut dyn FnMut())) -> Re
         "parry" => false,
         _ => return Err(format!("{id}: --who ours or parry")),
     };
-    let Level { mesh, pmesh, rays, reach, poses, mut rng, .. } = level(&dir)?;
+    let Level { verts, tris, mesh, pmesh, rays, reach, poses, mut rng } = level(&dir)?;
     let (capsule, cuboid, pcapsule, pcuboid) = resting_shapes();
     let (mut out, mut pout, mut workspace) = (Vec::new(), Vec::new(), None);
     match (id, ours) {
+        ("scenes/build", _) => {
+            let (boxes, pboxes) = triangle_boxes(&verts, &tris);
+            if ours {
+                run(&mut || our_build(&boxes));
+            } else {
+                run(&mut || parry_build(&pboxes));
+            }
+            return Ok(tris.len());
+        }
         ("scenes/rays", true) => run(&mut || our_rays(&mesh, &rays, reach)),
         ("scenes/rays", false) => run(&mut || parry_rays(&pmesh, &rays, reach)),
         ("scenes/capsule", true) => run(&mut || our_contacts(&mesh, &capsule, &poses, &mut out)),

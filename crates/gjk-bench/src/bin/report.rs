@@ -11,8 +11,8 @@
 //! one contender of the cell with that exact id (`3D-f64/sphere/separated/intersection`) N times (default 10,000),
 //! for `perf stat` or `valgrind --tool=callgrind` to see where the time goes. `--profile broadphase/N` runs one
 //! broadphase contender (`--who ours|parry`) on a world of N bodies for `--calls` frames (default 60);
-//! `--profile scenes/rays|capsule|box|teddy-duck` one scene cell's whole set of items per call (give `--calls`: the
-//! default 10,000 passes is minutes).
+//! `--profile scenes/build|rays|capsule|box|teddy-duck` one scene cell's whole set of items per call (give
+//! `--calls`: the default 10,000 passes is minutes).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -62,15 +62,6 @@ mod tests {
         bvh.refit(&boxes);
         let fresh = Bvh::new(&boxes);
         assert_eq!(bvh.root_aabb(), fresh.root_aabb());
-        for (i, n) in bvh.nodes().iter().enumerate() {
-            let expect = if n.is_leaf() {
-                let p = bvh.leaf_primitives(n);
-                p[1..].iter().fold(boxes[p[0] as usize], |b, &k| b.merged(&boxes[k as usize]))
-            } else {
-                let (l, r) = bvh.children(i as u32);
-                bvh.nodes()[l as usize].aabb.merged(&bvh.nodes()[r as usize].aabb)
-            };
-            assert_eq!(n.aabb, expect);
-        }
+        crate::bvh::build::tests::check_tight(&bvh, &boxes);
     }
 }
