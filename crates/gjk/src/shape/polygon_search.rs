@@ -18,14 +18,25 @@ use alloc::vec::Vec;
 /// the search's dependent loads on small polygons; see `bench/RESULTS.md`, support crossover).
 pub const POLYGON_SEARCH_MIN_VERTICES: usize = 64;
 
-/// The edge normals' pseudo-angles of a convex polygon, rotated to start at the smallest so they increase.
+/// The edge normals' pseudo-angles of a convex polygon, rotated to start at the smallest so they increase, and a
+/// table that narrows the search to one slice of them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct AngleIndex {
     /// `angles[j]` is the pseudo-angle of the normal of edge `(first + j) mod n`, non-decreasing in `j`.
     angles: Vec<f64>,
     /// The edge whose normal has the smallest pseudo-angle.
     first: usize,
+    /// `buckets[k]` is the number of angles below `k / scale`, for k = 0 ..= 4 · scale: the angles of bucket k,
+    /// [k / scale, (k + 1) / scale), are `angles[buckets[k]..buckets[k + 1]]`. A search is one read here and a
+    /// few inside the slice, instead of log₂ n dependent reads across the whole array — which, with the vertices,
+    /// no longer fits the first-level cache at a few thousand vertices.
+    buckets: Vec<u32>,
+    /// Buckets per unit of pseudo-angle: a power of two, so that `phi · scale` and `k / scale` are exact.
+    scale: f64,
 }
+
+/// Most buckets per unit of pseudo-angle (the table is then 4 · 1024 + 1 indices, 16 KiB).
+const MAX_BUCKET_SCALE: usize = 1024;
 
 /// A monotone stand-in for the angle of (x, y) in [0, 4): 0 along +x, 1 along +y, 2 along −x, 3 along −y. NaN
 /// for the zero vector (and non-finite input).
@@ -66,7 +77,11 @@ impl AngleIndex {
         if angles.windows(2).any(|w| w[1] < w[0]) {
             return Self::default();
         }
-        Self { angles, first }
+        // About two angles per bucket on a regular polygon.
+        let per_unit = (n / 8).next_power_of_two().clamp(1, MAX_BUCKET_SCALE);
+        let scale = per_unit as f64;
+        let buckets = (0..=4 * per_unit).map(|k| angles.partition_point(|&a| a < k as f64 / scale) as u32).collect();
+        Self { angles, first, buckets, scale }
     }
 
     /// True when the polygon scans instead.
@@ -84,10 +99,13 @@ impl AngleIndex {
             return 0;
         }
         let n = self.angles.len();
-        // The first edge whose normal is at or after `dir`; past the last one the turn wraps to the first.
-        let j = self.angles.partition_point(|&a| a < phi);
-        let start = (self.first + if j == n { 0 } else { j }) % n;
-        climb(vertices, dir, start)
+        // The first edge whose normal is at or after `dir`; past the last one the turn wraps to the first. Every
+        // angle before bucket k's slice is below phi and every one after it above, so the search stays inside.
+        let k = ((phi * self.scale) as usize).min(self.buckets.len() - 2);
+        let (lo, hi) = (self.buckets[k] as usize, self.buckets[k + 1] as usize);
+        let j = lo + self.angles[lo..hi].partition_point(|&a| a < phi);
+        let start = self.first + if j == n { 0 } else { j };
+        climb(vertices, dir, if start >= n { start - n } else { start })
     }
 
     /// [`support`](Self::support) from a hint: the search's vertex, or the hint when it is strictly farther along
@@ -111,7 +129,8 @@ fn climb<V: Vector>(vertices: &[V], dir: V, start: usize) -> usize {
     let mut cur = start;
     let mut best = vertices[cur].dot(dir);
     for _ in 0..n {
-        let (next, prev) = ((cur + 1) % n, (cur + n - 1) % n);
+        let next = if cur + 1 == n { 0 } else { cur + 1 };
+        let prev = if cur == 0 { n - 1 } else { cur - 1 };
         let (dn, dp) = (vertices[next].dot(dir), vertices[prev].dot(dir));
         if dn > best && dn >= dp {
             (cur, best) = (next, dn);
@@ -185,6 +204,43 @@ mod tests {
     }
 
     /// Not strictly convex in f64 (clockwise, or a repeated vertex): no index, the polygon scans.
+    /// The unit-L1 direction whose pseudo-angle is `phi` (exact for dyadic `phi`).
+    fn direction_at(phi: f64) -> DVec2 {
+        match phi {
+            p if p <= 2.0 => DVec2::new(1.0 - p, 1.0 - (1.0 - p).abs()),
+            p => DVec2::new(p - 3.0, -(1.0 - (p - 3.0).abs())),
+        }
+    }
+
+    /// Directions exactly on the bucket table's edges (k / scale), just either side of them, and just below a full
+    /// turn, on a regular polygon and on a flat one whose normals crowd into a few buckets near ±y: the bucketed
+    /// search reaches the maximum.
+    #[test]
+    fn bucket_edges_find_the_maximum() {
+        for (n, flat) in [(2048, 1.0), (64, 1.0), (3000, 1e-4), (100, 1e-6)] {
+            let pts: Vec<DVec2> = (0..n)
+                .map(|i| {
+                    let t = i as f64 / n as f64 * core::f64::consts::TAU;
+                    DVec2::new(t.cos(), flat * t.sin())
+                })
+                .collect();
+            let index = AngleIndex::new(&pts);
+            assert!(!index.is_empty());
+            let buckets = (index.buckets.len() - 1) as f64;
+            for k in 0..=(buckets as usize) {
+                let edge = k as f64 / index.scale;
+                for phi in [edge, edge - 1e-12, edge + 1e-12, 4.0 - 1e-15] {
+                    if !(0.0..4.0).contains(&phi) {
+                        continue;
+                    }
+                    let dir = direction_at(phi);
+                    let i = index.support(&pts, dir);
+                    assert_eq!(pts[i].dot(dir), best(&pts, dir), "n {n} flat {flat} phi {phi}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn no_index_for_a_clockwise_or_degenerate_cycle() {
         let ccw: Vec<DVec2> = (0..80).map(|i| DVec2::from_angle(i as f64 * 0.0785)).collect();
