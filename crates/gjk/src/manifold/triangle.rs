@@ -201,7 +201,9 @@ fn clip_and_pair<V: Vector>(
     tol: V::Real,
     out: &mut [Contact<V>; TRIANGLE_CLIP],
 ) -> usize {
-    let mut poly = Clipping::new(points, ids, reference);
+    // The buffers live here, so that building the clipper does not copy them.
+    let mut bufs = [[ClipPoint::default(); TRIANGLE_CLIP]; 2];
+    let mut poly = Clipping::new(&mut bufs, points, ids, reference);
     poly.clip_to_prism(reference);
     let clipped = poly.points();
     let (origin, along) = (reference.corners[0], reference.toward);
@@ -231,8 +233,8 @@ fn clip_and_pair<V: Vector>(
 
 /// The incident feature being clipped: a polygon (closed, from three points) or a segment, going back and forth
 /// between two stack buffers (`cur` holds it).
-struct Clipping<V: Vector> {
-    bufs: [[ClipPoint<V>; TRIANGLE_CLIP]; 2],
+struct Clipping<'b, V: Vector> {
+    bufs: &'b mut [[ClipPoint<V>; TRIANGLE_CLIP]; 2],
     cur: usize,
     len: usize,
     closed: bool,
@@ -241,9 +243,13 @@ struct Clipping<V: Vector> {
     slack: V::Real,
 }
 
-impl<V: Vector> Clipping<V> {
-    fn new(points: &[V], ids: &[u32], reference: &Reference<V>) -> Self {
-        let mut bufs = [[ClipPoint::default(); TRIANGLE_CLIP]; 2];
+impl<'b, V: Vector> Clipping<'b, V> {
+    fn new(
+        bufs: &'b mut [[ClipPoint<V>; TRIANGLE_CLIP]; 2],
+        points: &[V],
+        ids: &[u32],
+        reference: &Reference<V>,
+    ) -> Self {
         for (o, (p, id)) in bufs[0].iter_mut().zip(points.iter().zip(ids)) {
             *o = ClipPoint { p: *p, id: vertex_id(*id) };
         }
@@ -259,7 +265,7 @@ impl<V: Vector> Clipping<V> {
 
     /// Keeps the part inside the plane through `a` of outward unit normal `s` (the `plane`-th, for the ids).
     fn clip(&mut self, a: V, s: V, plane: usize) -> usize {
-        let [x, y] = &mut self.bufs;
+        let [x, y] = &mut *self.bufs;
         let (src, dst) = if self.cur == 0 { (x, y) } else { (y, x) };
         self.len = clip_plane(&src[..self.len], self.closed, a, s, self.slack, plane, &mut dst[..]);
         self.cur ^= 1;

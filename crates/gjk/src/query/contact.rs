@@ -1,7 +1,8 @@
 //! Contact manifolds for every pair of kinds.
 //!
 //! Against a composite, each leaf near the other shape gives its own manifold (EPA's normal, the supporting
-//! features clipped, as [`crate::manifold`] does for two convex shapes). A mesh first checks the normal: when it
+//! features clipped, as [`crate::manifold`] does for two convex shapes; a box or a capsule on a mesh triangle by
+//! the same rules without asking the shapes for their features, `manifold/triangle.rs`). A mesh first checks the normal: when it
 //! comes from an inactive ridge (an interior edge of a flat region) or a corner with no active ridge, it is a
 //! ghost, and the face's normal replaces it, with the separation measured along it. Manifolds whose normals agree
 //! (within [`MERGE_COS`]) are merged and reduced to four points (two in 2D): the deepest, the farthest from it, then
@@ -124,7 +125,7 @@ struct ContactQuery<'o, V: Vector> {
     out: &'o mut Vec<Manifold<V>>,
     /// The convex manifold's buffers, zeroed once per query rather than once per leaf (see [`Scratch`]), and only
     /// when a leaf needs them: a box or a capsule on a mesh's triangles never does (its manifolds are built in closed
-    /// form), and zeroing them was 3 % of its instructions.
+    /// form), and zeroing them was about 2 % of its instructions.
     scratch: Option<Scratch<V>>,
     /// A manifold's points and the new ones, before reduction (only the first entries in use are read).
     union: [ContactPoint<V>; UNION],
