@@ -72,25 +72,17 @@ pub(crate) fn supporting_face<V: Vector>(h: V, dir: V, mut corner: impl FnMut(V,
     let corners = 1usize << others.len();
     for g in 0..corners {
         let gray = g ^ (g >> 1);
+        // Which coordinates are at +h: k's by the side, the others by the Gray code's bits.
+        let mut up = [false; 3];
+        up[k] = positive;
         let mut id = if positive { 1u32 << k } else { 0 };
-        let p = V::from_fn(|i| {
-            let hi = h.get(i);
-            if i == k {
-                return if positive { hi } else { -hi };
-            }
-            let bit = others.iter().position(|&o| o == i).map_or(0, |b| (gray >> b) & 1);
-            if bit == 1 {
-                hi
-            } else {
-                -hi
-            }
-        });
         for (b, &axis) in others.iter().enumerate() {
             if (gray >> b) & 1 == 1 {
+                up[axis] = true;
                 id |= 1 << axis;
             }
         }
-        corner(p, id);
+        corner(V::from_fn(|i| if up[i] { h.get(i) } else { -h.get(i) }), id);
     }
     2 * k as u32 + positive as u32
 }
