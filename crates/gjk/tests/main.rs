@@ -43,6 +43,7 @@ mod separated_first_support;
 mod sliver_manifolds;
 mod stalled_verdicts;
 mod triangle_contacts;
+mod triangle_manifolds;
 mod witness_simplex;
 
 /// With `autotests = false` a new file in tests/ would compile into nothing and its tests would never run: every

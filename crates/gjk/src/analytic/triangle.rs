@@ -26,6 +26,7 @@
 //! triangle's plane and meeting it.
 
 use crate::epa::Penetration;
+use crate::manifold::{box_triangle, finish, segment_triangle, Contact, Manifold, TRIANGLE_CLIP};
 use crate::math::{Iso, Real, Vector};
 use crate::shape::SupportMap;
 
@@ -109,6 +110,23 @@ impl<V: Vector> TriangleProbe<V> {
         let point_a = pb.transform_point(local.on_triangle);
         let point_b = pb.transform_point(local.on_triangle + local.normal * local.distance);
         TriangleContact::Answer(Penetration::closed_form(local.distance, V::Real::ZERO, normal, point_a, point_b))
+    }
+}
+
+impl<V: Vector> TriangleProbe<V> {
+    /// The contact manifold of the shape on the triangle `tri` (composite frame) for the penetration answer `p`
+    /// (world, whichever path found it, its normal perhaps a mesh's face normal put in place of a ghost), with the
+    /// contacts within `prediction`: the general clipper's rules on features known without asking the shape (see
+    /// `crate::manifold::box_triangle`), in the shape's frame.
+    pub(crate) fn manifold(&self, tri: [V; 3], p: &Penetration<V>, prediction: V::Real) -> Manifold<V> {
+        let t = [self.local(tri[0]), self.local(tri[1]), self.local(tri[2])];
+        let n = self.pb.inverse_transform_vector(p.normal);
+        let mut found = [Contact::default(); TRIANGLE_CLIP];
+        let (count, tol) = match self.core {
+            Core::Cuboid(h) => box_triangle(t, h, n, prediction, &mut found),
+            Core::Segment(p0, p1, r) => segment_triangle(t, (p0, p1), r, n, prediction, &mut found),
+        };
+        finish(&self.pb, p, &mut found, count, tol)
     }
 }
 
@@ -410,7 +428,7 @@ pub(crate) fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (V, V) {
 
 /// 3D cross product through coordinates (this module is generic; only 3D calls it).
 #[inline]
-fn cross<V: Vector>(u: V, v: V) -> V {
+pub(crate) fn cross<V: Vector>(u: V, v: V) -> V {
     V::from_fn(|i| {
         let (j, k) = ((i + 1) % 3, (i + 2) % 3);
         u.get(j) * v.get(k) - u.get(k) * v.get(j)

@@ -35,7 +35,7 @@ impl<V: Vector> Default for ClipBuffers<V> {
     }
 }
 
-fn vertex_id(id: u32) -> u64 {
+pub(super) fn vertex_id(id: u32) -> u64 {
     (u64::from(id) & 0xf_ffff) << 19 | (u64::from(id) & 0x7_ffff)
 }
 
@@ -106,16 +106,8 @@ pub fn clip_to_reference<V: Vector>(
         if len == 0 {
             break;
         }
-        let v = r[k];
-        let (d1, d2) = (r[(k + k_len - 1) % k_len] - v, r[(k + 1) % k_len] - v);
-        let (dd, l1, l2) = (d1.dot(d2), d1.length_squared(), d2.length_squared());
-        // Interior angle under 26° (cos > 0.9), judged without roots.
-        if !(dd > V::Real::ZERO && dd * dd > V::Real::from_f64(0.81) * l1 * l2) {
-            continue;
-        }
-        let bisector = -(d1.normalize_or_zero() + d2.normalize_or_zero());
-        let cap = bisector - along * bisector.dot(along);
-        len = clip_plane(&src[..len], closed, v, cap.normalize_or_zero(), slack, k_len + k, dst);
+        let Some(cap) = sharp_corner_cap(r, k, along) else { continue };
+        len = clip_plane(&src[..len], closed, r[k], cap, slack, k_len + k, dst);
         core::mem::swap(&mut src, &mut dst);
         in_scratch = !in_scratch;
     }
@@ -123,6 +115,22 @@ pub fn clip_to_reference<V: Vector>(
         dst[..len].copy_from_slice(&src[..len]);
     }
     len
+}
+
+/// The unit outward normal of the cap plane at corner `k` of the face `r` when its interior angle is under 26°
+/// (see [`clip_to_reference`]): across the corner's bisector, with `along` taken out of it. `None` at a wider
+/// corner.
+pub(super) fn sharp_corner_cap<V: Vector>(r: &[V], k: usize, along: V) -> Option<V> {
+    let k_len = r.len();
+    let v = r[k];
+    let (d1, d2) = (r[(k + k_len - 1) % k_len] - v, r[(k + 1) % k_len] - v);
+    let (dd, l1, l2) = (d1.dot(d2), d1.length_squared(), d2.length_squared());
+    // Interior angle under 26° (cos > 0.9), judged without roots.
+    if !(dd > V::Real::ZERO && dd * dd > V::Real::from_f64(0.81) * l1 * l2) {
+        return None;
+    }
+    let bisector = -(d1.normalize_or_zero() + d2.normalize_or_zero());
+    Some((bisector - along * bisector.dot(along)).normalize_or_zero())
 }
 
 /// `w` (a corner less the face's centre) without its parts along the edge `e` (|e|² = `ee`) and along the unit
@@ -147,19 +155,20 @@ fn side_normal<V: Vector>(w: V, e: V, ee: V::Real, across: V) -> V {
 }
 
 /// Keeps the part of the polygon (closed) or polyline (open) on the inner side of the plane through `a` with
-/// outward unit normal `s` (points up to `slack` outside count as inside).
-fn clip_plane<V: Vector>(
+/// outward unit normal `s` (points up to `slack` outside count as inside), into `out` (points beyond its length are
+/// dropped; callers size it for the most points their planes can make).
+pub(super) fn clip_plane<V: Vector>(
     pts: &[ClipPoint<V>],
     closed: bool,
     a: V,
     s: V,
     slack: V::Real,
     plane: usize,
-    out: &mut [ClipPoint<V>; MAX_CLIP],
+    out: &mut [ClipPoint<V>],
 ) -> usize {
     let mut n = 0;
     let mut push = |q: ClipPoint<V>, n: &mut usize| {
-        if *n < MAX_CLIP {
+        if *n < out.len() {
             out[*n] = q;
             *n += 1;
         }
@@ -168,11 +177,12 @@ fn clip_plane<V: Vector>(
     // crossings are placed on the plane itself.
     let height = |q: &ClipPoint<V>| s.dot(q.p - a);
     let dist = |q: &ClipPoint<V>| height(q) - slack;
-    let crossing = |p: &ClipPoint<V>, q: &ClipPoint<V>| {
-        let (hp, hq) = (height(p), height(q));
+    // The point where the edge p q (heights hp, hq) meets the plane.
+    let cut = |p: &ClipPoint<V>, hp: V::Real, q: &ClipPoint<V>, hq: V::Real| {
         let t = (hp / (hp - hq)).max(V::Real::ZERO).min(V::Real::ONE);
         ClipPoint { p: p.p + (q.p - p.p) * t, id: crossing_id(plane, p.id, q.id) }
     };
+    let crossing = |p: &ClipPoint<V>, q: &ClipPoint<V>| cut(p, height(p), q, height(q));
     if !closed {
         // A segment (or point): keep the inside part.
         for (i, p) in pts.iter().enumerate() {
@@ -186,17 +196,22 @@ fn clip_plane<V: Vector>(
         }
         return n;
     }
-    for i in 0..pts.len() {
-        let (prev, cur) = (&pts[(i + pts.len() - 1) % pts.len()], &pts[i]);
-        let (din_prev, din_cur) = (dist(prev) <= V::Real::ZERO, dist(cur) <= V::Real::ZERO);
-        if din_cur {
-            if !din_prev {
-                push(crossing(prev, cur), &mut n);
+    // Each edge from the previous point to the current one, starting with the closing edge; each point's height is
+    // found once and carried to the next edge.
+    let Some(last) = pts.last() else { return 0 };
+    let (mut prev, mut h_prev) = (last, height(last));
+    for cur in pts {
+        let h_cur = height(cur);
+        let (in_prev, in_cur) = (h_prev - slack <= V::Real::ZERO, h_cur - slack <= V::Real::ZERO);
+        if in_cur {
+            if !in_prev {
+                push(cut(prev, h_prev, cur, h_cur), &mut n);
             }
             push(*cur, &mut n);
-        } else if din_prev {
-            push(crossing(prev, cur), &mut n);
+        } else if in_prev {
+            push(cut(prev, h_prev, cur, h_cur), &mut n);
         }
+        (prev, h_prev) = (cur, h_cur);
     }
     n
 }

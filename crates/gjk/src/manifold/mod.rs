@@ -11,6 +11,7 @@
 //! cap is its true rim circle.
 
 mod clip;
+mod triangle;
 
 use crate::epa::penetration;
 use crate::gjk::Status;
@@ -18,6 +19,7 @@ use crate::math::{Iso, Real, Vector};
 use crate::shape::{Feature, SupportMap};
 use crate::simplex::facet_normal;
 use clip::{clip_to_reference, MAX_CLIP};
+pub(crate) use triangle::{box_triangle, segment_triangle, TRIANGLE_CLIP};
 
 /// Most contacts in a manifold (four in 3D; two are used in 2D).
 pub const MAX_CONTACTS: usize = 4;
@@ -141,15 +143,14 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let mut m = Manifold {
-        normal: p.normal,
-        contacts: [Contact::default(); MAX_CONTACTS],
-        len: 0,
-        distance: p.distance,
-        status: p.status,
-    };
     if p.distance > prediction {
-        return m;
+        return Manifold {
+            normal: p.normal,
+            contacts: [Contact::default(); MAX_CONTACTS],
+            len: 0,
+            distance: p.distance,
+            status: p.status,
+        };
     }
     // Everything below is in A's frame (the pair frame), where the numbers are small.
     let rel = pose_a.relative(pose_b);
@@ -163,7 +164,27 @@ where
     fb.map(|q| rel.transform_point(q));
     let tol = plane_tolerance(fa, fb);
     let count = clipped_contacts(fa, fb, n, (a.radius(), b.radius()), prediction, tol, found, clip);
-    // The penetration query's own pair of points: a contact by every rule above, and the deepest there is.
+    finish(pose_a, p, &mut found[..], count, tol)
+}
+
+/// The manifold of the `count` contacts in `found` (in the frame `pose` carries into the world, within `tol` of
+/// their planes), with the penetration answer `p` they were clipped for: its pair of points joins them when none
+/// is as deep, and more than four (two in 2D) are reduced.
+pub(crate) fn finish<V: Vector>(
+    pose: &Iso<V>,
+    p: &crate::epa::Penetration<V>,
+    found: &mut [Contact<V>],
+    count: usize,
+    tol: V::Real,
+) -> Manifold<V> {
+    let mut m = Manifold {
+        normal: p.normal,
+        contacts: [Contact::default(); MAX_CONTACTS],
+        len: 0,
+        distance: p.distance,
+        status: p.status,
+    };
+    // The penetration query's own pair of points: a contact by every rule of the clipper, and the deepest there is.
     let witness = Contact {
         point_a: p.point_a,
         point_b: p.point_b,
@@ -181,22 +202,21 @@ where
     // of the edge): then the witness pair joins them, so the deepest contact is the penetration depth.
     let deepest = found[..count].iter().fold(f64::NEG_INFINITY, |d, c| d.max(c.depth));
     let count = if deepest < witness.depth - tol.to_f64() {
-        let slot = if count < MAX_CLIP {
+        let slot = if count < found.len() {
             count
         } else {
             (0..count).fold(0, |s, i| if found[i].depth < found[s].depth { i } else { s })
         };
-        let to_pair = |q: V| pose_a.inverse_transform_point(q);
+        let to_pair = |q: V| pose.inverse_transform_point(q);
         found[slot] = Contact { point_a: to_pair(witness.point_a), point_b: to_pair(witness.point_b), ..witness };
         count.max(slot + 1)
     } else {
         count
     };
     let max = if V::DIM == 2 { 2 } else { MAX_CONTACTS };
-    let kept = reduce(&mut found[..count], max);
+    let kept = reduce(&mut found[..count], max, |c| c.depth, |c| c.point_a);
     for (slot, c) in m.contacts.iter_mut().zip(&found[..kept]) {
-        *slot =
-            Contact { point_a: pose_a.transform_point(c.point_a), point_b: pose_a.transform_point(c.point_b), ..*c };
+        *slot = Contact { point_a: pose.transform_point(c.point_a), point_b: pose.transform_point(c.point_b), ..*c };
     }
     m.len = kept;
     m
@@ -227,7 +247,7 @@ fn clipped_contacts<V: Vector>(
     // A keeps the reference unless B's face is clearly better aligned with the normal (ids then stay put from
     // frame to frame while the two faces are nearly parallel).
     let (reference, incident, ref_is_a) = match (Reference::new(fa, n, tol), Reference::new(fb, -n, tol)) {
-        (Some(ref_a), Some(ref_b)) if ref_b.cos > ref_a.cos + V::Real::from_f64(0.02) => (ref_b, fa, false),
+        (Some(ref_a), Some(ref_b)) if ref_b.cos > ref_a.cos + V::Real::from_f64(SWITCH_COS) => (ref_b, fa, false),
         (Some(ref_a), _) => (ref_a, fb, true),
         (None, Some(ref_b)) => (ref_b, fa, false),
         (None, None) => return 0,
@@ -270,6 +290,10 @@ struct Reference<'f, V: Vector> {
 /// The reference plane must face the normal within 60°: the pairing line q + t·n then meets it at most twice as
 /// far from q as the plane itself.
 const MIN_COS: f64 = 0.5;
+
+/// B's feature replaces A's as the reference only when it faces the normal better by this much (of the cosine), so
+/// that two nearly parallel faces keep one reference, and their contacts their ids, from frame to frame.
+const SWITCH_COS: f64 = 0.02;
 
 impl<'f, V: Vector> Reference<'f, V> {
     /// `feature` as a reference facing `toward`, if it is an edge or a flat face whose plane faces `toward`. A 3D
@@ -330,7 +354,12 @@ impl<'f, V: Vector> Reference<'f, V> {
 /// How far a feature may stray from a plane and still count as lying in it: the rounding of the coordinates in
 /// play (64 ulps of the largest), plus 1e-10 of the features' extent for the normal's own error.
 fn plane_tolerance<V: Vector>(fa: &Feature<V>, fb: &Feature<V>) -> V::Real {
-    let mut pts = fa.points().iter().chain(fb.points()).copied();
+    tolerance_of(fa.points(), fb.points())
+}
+
+/// [`plane_tolerance`] of two features given by their points.
+pub(super) fn tolerance_of<V: Vector>(a: &[V], b: &[V]) -> V::Real {
+    let mut pts = a.iter().chain(b).copied();
     let Some(first) = pts.next() else {
         return V::Real::ZERO;
     };
@@ -341,29 +370,46 @@ fn plane_tolerance<V: Vector>(fa: &Feature<V>, fb: &Feature<V>) -> V::Real {
     V::Real::from_f64(64.0) * V::Real::EPSILON * scale + V::Real::from_f64(1e-10) * (hi - lo).max_abs()
 }
 
-/// Keeps at most `max` contacts: the deepest, the one farthest from it, then (3D) the ones that widen the area
-/// most. Returns how many are kept, at the front.
-fn reduce<V: Vector>(c: &mut [Contact<V>], max: usize) -> usize {
+/// Keeps at most `max` contacts at the front: the deepest, the farthest from it, then (3D) the two that widen the
+/// covered area most. Returns how many are kept. `depth` and `at` read a contact's depth and point (contact
+/// manifolds of either module keep these).
+pub(crate) fn reduce<T, V: Vector>(c: &mut [T], max: usize, depth: impl Fn(&T) -> f64, at: impl Fn(&T) -> V) -> usize {
     if c.len() <= max {
         return c.len();
     }
-    let pick = |c: &mut [Contact<V>], start: usize, score: &dyn Fn(&Contact<V>) -> f64| {
-        let best = (start..c.len()).fold(start, |b, i| if score(&c[i]) > score(&c[b]) { i } else { b });
-        c.swap(start, best);
-    };
-    pick(c, 0, &|x| x.depth);
-    let p0 = c[0].point_a;
-    pick(c, 1, &|x| (x.point_a - p0).length_squared().to_f64());
+    pick(c, 0, &depth);
+    let p0 = at(&c[0]);
+    pick(c, 1, |x| (at(x) - p0).length_squared().to_f64());
     if max > 2 {
-        let p1 = c[1].point_a;
-        // Twice the triangle's area, squared: |u|²|v|² − (u·v)² (Lagrange's identity, any dimension).
+        let p1 = at(&c[1]);
+        // Twice a triangle's area, squared: |u|²|v|² − (u·v)² (Lagrange's identity, any dimension).
         let area = |p: V, q: V, r: V| {
             let (u, v) = (q - p, r - p);
             (u.length_squared() * v.length_squared() - u.dot(v) * u.dot(v)).to_f64()
         };
-        pick(c, 2, &|x| area(p0, p1, x.point_a));
-        let p2 = c[2].point_a;
-        pick(c, 3, &|x| area(p0, p1, x.point_a) + area(p1, p2, x.point_a) + area(p2, p0, x.point_a));
+        pick(c, 2, |x| area(p0, p1, at(x)));
+        let p2 = at(&c[2]);
+        pick(c, 3, |x| {
+            let q = at(x);
+            area(p0, p1, q) + area(p1, p2, q) + area(p2, p0, q)
+        });
     }
     max
+}
+
+/// Moves the entry of `c[start..]` with the highest score (the first of equals) to `start`.
+#[inline]
+fn pick<T>(c: &mut [T], start: usize, score: impl Fn(&T) -> f64) {
+    // The best score is carried along rather than recomputed at each comparison (the area scores cost a few dozen
+    // products each, and a mesh's query reduces once per touching triangle).
+    let first = (start, score(&c[start]));
+    let (best, _) = (start + 1..c.len()).fold(first, |(b, sb), i| {
+        let si = score(&c[i]);
+        if si > sb {
+            (i, si)
+        } else {
+            (b, sb)
+        }
+    });
+    c.swap(start, best);
 }

@@ -1,7 +1,8 @@
 //! Contact manifolds for every pair of kinds.
 //!
 //! Against a composite, each leaf near the other shape gives its own manifold (EPA's normal, the supporting
-//! features clipped, as [`crate::manifold`] does for two convex shapes). A mesh first checks the normal: when it
+//! features clipped, as [`crate::manifold`] does for two convex shapes; a box or a capsule on a mesh triangle by
+//! the same rules without asking the shapes for their features, `manifold/triangle.rs`). A mesh first checks the normal: when it
 //! comes from an inactive ridge (an interior edge of a flat region) or a corner with no active ridge, it is a
 //! ghost, and the face's normal replaces it, with the separation measured along it. Manifolds whose normals agree
 //! (within [`MERGE_COS`]) are merged and reduced to four points (two in 2D): the deepest, the farthest from it, then
@@ -16,7 +17,7 @@ use crate::bvh::RelativeBoxes;
 use crate::composite::{Composite, HalfSpace};
 use crate::epa;
 use crate::gjk::Status;
-use crate::manifold::{manifold_from_penetration_in, Scratch, MAX_CONTACTS};
+use crate::manifold::{manifold_from_penetration_in, reduce, Scratch, MAX_CONTACTS};
 use crate::math::{Iso, Real, Vector};
 use crate::shape::{Feature, SupportMap};
 use alloc::vec::Vec;
@@ -112,8 +113,7 @@ pub fn contacts<V, A, B>(
     B: Shape<V> + ?Sized,
 {
     out.clear();
-    let mut query =
-        ContactQuery { prediction, out, scratch: Scratch::default(), union: [ContactPoint::default(); UNION] };
+    let mut query = ContactQuery { prediction, out, scratch: None, union: [ContactPoint::default(); UNION] };
     pair(&mut query, a, pose_a, b, pose_b);
 }
 
@@ -123,8 +123,10 @@ const UNION: usize = 2 * MAX_CONTACTS + crate::shape::MAX_FEATURE_POINTS;
 struct ContactQuery<'o, V: Vector> {
     prediction: V::Real,
     out: &'o mut Vec<Manifold<V>>,
-    /// The convex manifold's buffers, zeroed once per query rather than once per leaf (see [`Scratch`]).
-    scratch: Scratch<V>,
+    /// The convex manifold's buffers, zeroed once per query rather than once per leaf (see [`Scratch`]), and only
+    /// when a leaf needs them: a box or a capsule on a mesh's triangles never does (its manifolds are built in closed
+    /// form), and zeroing them was about 2 % of its instructions.
+    scratch: Option<Scratch<V>>,
     /// A manifold's points and the new ones, before reduction (only the first entries in use are read).
     union: [ContactPoint<V>; UNION],
 }
@@ -166,7 +168,7 @@ impl<V: Vector> ContactQuery<'_, V> {
                 n += 1;
             }
         }
-        let kept = reduce(&mut all[..n], max);
+        let kept = reduce(&mut all[..n], max, |c| c.depth, |c| c.point_a);
         m.points[..kept].copy_from_slice(&all[..kept]);
         m.len = kept;
     }
@@ -184,13 +186,19 @@ impl<V: Vector> ContactQuery<'_, V> {
         A: SupportMap<V> + ?Sized,
         B: SupportMap<V> + ?Sized,
     {
+        let scratch = self.scratch.get_or_insert_with(Scratch::default);
         let m = match p {
-            Some(p) => manifold_from_penetration_in(a, pa, b, pb, p, self.prediction, &mut self.scratch),
+            Some(p) => manifold_from_penetration_in(a, pa, b, pb, p, self.prediction, scratch),
             None => {
                 let p = epa::penetration(a, pa, b, pb);
-                manifold_from_penetration_in(a, pa, b, pb, &p, self.prediction, &mut self.scratch)
+                manifold_from_penetration_in(a, pa, b, pb, &p, self.prediction, scratch)
             }
         };
+        self.add_manifold(&m, parts);
+    }
+
+    /// Adds a convex pair's manifold, its contacts naming the leaves `parts` they came from.
+    fn add_manifold(&mut self, m: &crate::manifold::Manifold<V>, parts: (Option<u32>, Option<u32>)) {
         let mut points = [ContactPoint::default(); MAX_CONTACTS];
         for (o, c) in points.iter_mut().zip(m.contacts()) {
             *o = ContactPoint {
@@ -290,8 +298,15 @@ impl<V: Vector> PairQuery<V> for ContactQuery<'_, V> {
             // run (callgrind, box resting on the monastery: a separate bounded GJK before the query cost 17 % of
             // the instructions).
             let Some(p) = leaf_penetration_within(c, pc, id, b, pb, bound, probe.as_ref()) else { return true };
-            if p.distance <= self.prediction {
-                self.convex_manifold(&c.leaf(id), &leaf_world(c, pc, id), b, pb, (Some(id), None), Some(&p));
+            if p.distance > self.prediction {
+                return true;
+            }
+            let parts = (Some(id), None);
+            match (&probe, c.leaf_triangle(id)) {
+                // A box or a capsule on a triangle: the manifold without the shapes' features (see
+                // `manifold::box_triangle`).
+                (Some(probe), Some(t)) => self.add_manifold(&probe.manifold(t, &p, self.prediction), parts),
+                _ => self.convex_manifold(&c.leaf(id), &leaf_world(c, pc, id), b, pb, parts, Some(&p)),
             }
             true
         });
@@ -345,44 +360,4 @@ impl<V: Vector> PairQuery<V> for ContactQuery<'_, V> {
         }
         start
     }
-}
-
-/// Keeps at most `max` contacts at the front: the deepest, the farthest from it, then (3D) the two that widen the
-/// covered area most. Returns how many are kept.
-fn reduce<V: Vector>(c: &mut [ContactPoint<V>], max: usize) -> usize {
-    if c.len() <= max {
-        return c.len();
-    }
-    pick(c, 0, |x| x.depth);
-    let p0 = c[0].point_a;
-    pick(c, 1, |x| (x.point_a - p0).length_squared().to_f64());
-    if max > 2 {
-        let p1 = c[1].point_a;
-        // Twice a triangle's area, squared (Lagrange's identity, any dimension).
-        let area = |p: V, q: V, r: V| {
-            let (u, v) = (q - p, r - p);
-            (u.length_squared() * v.length_squared() - u.dot(v) * u.dot(v)).to_f64()
-        };
-        pick(c, 2, |x| area(p0, p1, x.point_a));
-        let p2 = c[2].point_a;
-        pick(c, 3, |x| area(p0, p1, x.point_a) + area(p1, p2, x.point_a) + area(p2, p0, x.point_a));
-    }
-    max
-}
-
-/// Moves the entry of `c[start..]` with the highest score (the first of equals) to `start`.
-#[inline]
-fn pick<T>(c: &mut [T], start: usize, score: impl Fn(&T) -> f64) {
-    // The best score is carried along rather than recomputed at each comparison (the area scores cost a few dozen
-    // products each, and a mesh's query reduces once per touching triangle).
-    let first = (start, score(&c[start]));
-    let (best, _) = (start + 1..c.len()).fold(first, |(b, sb), i| {
-        let si = score(&c[i]);
-        if si > sb {
-            (i, si)
-        } else {
-            (b, sb)
-        }
-    });
-    c.swap(start, best);
 }

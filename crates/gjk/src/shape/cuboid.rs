@@ -53,39 +53,38 @@ impl<V: Vector> SupportMap<V> for Cuboid<V> {
         (0..V::DIM).all(|i| h.get(i) >= V::Real::ZERO).then_some(h)
     }
     fn support_feature(&self, dir: V, out: &mut Feature<V>) {
-        // The face across axis k, on the side of dir, where |dir_k| is largest. Its corners are listed in Gray-code
-        // order over the other axes, which walks around the face (a quad in 3D, an edge in 2D). A corner's id has
-        // bit i set when its coordinate i is positive.
-        let k = (0..V::DIM).fold(0, |m, i| if dir.get(i).abs() > dir.get(m).abs() { i } else { m });
-        let positive = dir.get(k) >= V::Real::ZERO;
-        out.reset(2 * k as u32 + positive as u32);
-        // The other axes, cyclically after k (one of them in 2D).
-        let others = [(k + 1) % V::DIM, (k + 2) % V::DIM];
-        let others = &others[..V::DIM - 1];
-        let corners = 1usize << others.len();
-        for g in 0..corners {
-            let gray = g ^ (g >> 1);
-            let mut id = if positive { 1u32 << k } else { 0 };
-            let p = V::from_fn(|i| {
-                let h = self.half_extents.get(i);
-                if i == k {
-                    return if positive { h } else { -h };
-                }
-                let bit = others.iter().position(|&o| o == i).map_or(0, |b| (gray >> b) & 1);
-                if bit == 1 {
-                    h
-                } else {
-                    -h
-                }
-            });
-            for (b, &axis) in others.iter().enumerate() {
-                if (gray >> b) & 1 == 1 {
-                    id |= 1 << axis;
-                }
-            }
-            out.push(p, id);
-        }
+        out.reset(0);
+        out.id = supporting_face(self.half_extents, dir, |p, id| out.push(p, id));
     }
+}
+
+/// The face of the box of half-extents `h` supporting `dir`: each corner with its id, in order around the face, to
+/// `corner`; returns the face's id. The face is across axis k, on the side of dir, where |dir_k| is largest (the
+/// first of equals), and its id is 2k, plus 1 on the positive side. Its corners are listed in Gray-code order over
+/// the other axes, which walks around the face (a quad in 3D, counter-clockwise seen from +axis k, whichever side;
+/// an edge in 2D). A corner's id has bit i set when its coordinate i is positive.
+pub(crate) fn supporting_face<V: Vector>(h: V, dir: V, mut corner: impl FnMut(V, u32)) -> u32 {
+    let k = (0..V::DIM).fold(0, |m, i| if dir.get(i).abs() > dir.get(m).abs() { i } else { m });
+    let positive = dir.get(k) >= V::Real::ZERO;
+    // The other axes, cyclically after k (one of them in 2D).
+    let others = [(k + 1) % V::DIM, (k + 2) % V::DIM];
+    let others = &others[..V::DIM - 1];
+    let corners = 1usize << others.len();
+    for g in 0..corners {
+        let gray = g ^ (g >> 1);
+        // Which coordinates are at +h: k's by the side, the others by the Gray code's bits.
+        let mut up = [false; 3];
+        up[k] = positive;
+        let mut id = if positive { 1u32 << k } else { 0 };
+        for (b, &axis) in others.iter().enumerate() {
+            if (gray >> b) & 1 == 1 {
+                up[axis] = true;
+                id |= 1 << axis;
+            }
+        }
+        corner(V::from_fn(|i| if up[i] { h.get(i) } else { -h.get(i) }), id);
+    }
+    2 * k as u32 + positive as u32
 }
 
 /// Ray o + t·d against the box |pᵢ| ≤ hᵢ (see [`box_span`]).

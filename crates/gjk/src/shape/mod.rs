@@ -37,6 +37,7 @@ pub use along_z::AlongZ;
 pub use ball::Ball;
 pub use capsule::Capsule;
 pub use cone::Cone;
+pub(crate) use cuboid::supporting_face;
 pub use cuboid::Cuboid;
 pub use custom::SupportFn;
 pub use cylinder::Cylinder;
