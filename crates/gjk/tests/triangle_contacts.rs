@@ -7,38 +7,13 @@
 //! parallel to the face and to an edge, radius 0, a zero-length core (a ball); the box lying flat on the face, a
 //! box face parallel to a triangle edge, a zero half-extent; and everything offset by 1e4.
 
-use crate::common::{rng, uniform, unit3, unit_quat};
+use crate::common::{rng, uniform, unit3, unit_quat, Opaque};
 use gjk::composite::TriMesh;
-use gjk::math::{DQuat, DVec3, Iso, Quat, Vec3, Vector};
+use gjk::math::{DQuat, DVec3, Iso, Quat, Vec3};
 use gjk::query::{self, Convex};
-use gjk::shape::{Aabb, Capsule, Cuboid, Feature, SupportMap, Triangle};
+use gjk::shape::{Capsule, Cuboid, SupportMap, Triangle};
 use rand::rngs::SmallRng;
 use rand::Rng;
-
-/// A support map that forwards everything but the segment-core and box hooks: the queries then take the general
-/// path.
-struct Opaque<'a, S>(&'a S);
-
-impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Opaque<'_, S> {
-    fn support(&self, dir: V) -> V {
-        self.0.support(dir)
-    }
-    fn radius(&self) -> V::Real {
-        self.0.radius()
-    }
-    fn center(&self) -> V {
-        self.0.center()
-    }
-    fn polyhedral(&self) -> bool {
-        self.0.polyhedral()
-    }
-    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
-        self.0.support_feature(dir, out)
-    }
-    fn local_aabb(&self) -> Aabb<V> {
-        self.0.local_aabb()
-    }
-}
 
 /// Which degenerate configuration a random case is drawn in.
 #[derive(Clone, Copy, Debug)]

@@ -14,36 +14,12 @@
 //! prediction, and offset 1e4); a flat patch of triangles (its interior edges inactive, so the ghost-normal
 //! correction runs) with a box resting flat, tilted and on an edge, a capsule lying flat and standing.
 
-use crate::common::{point_segment, rng, uniform, unit_quat};
+use crate::common::{point_segment, rng, uniform, unit_quat, Opaque};
 use gjk::composite::TriMesh;
-use gjk::math::{DQuat, DVec3, Iso, Vector};
+use gjk::math::{DQuat, DVec3, Iso};
 use gjk::query::{self, Convex, Manifold};
-use gjk::shape::{Aabb, Capsule, Cuboid, Feature, SupportMap};
+use gjk::shape::{Capsule, Cuboid};
 use rand::rngs::SmallRng;
-
-/// Forwards everything but the segment-core and box hooks: the queries then take the general path.
-struct Opaque<'a, S>(&'a S);
-
-impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Opaque<'_, S> {
-    fn support(&self, dir: V) -> V {
-        self.0.support(dir)
-    }
-    fn radius(&self) -> V::Real {
-        self.0.radius()
-    }
-    fn center(&self) -> V {
-        self.0.center()
-    }
-    fn polyhedral(&self) -> bool {
-        self.0.polyhedral()
-    }
-    fn support_feature(&self, dir: V, out: &mut Feature<V>) {
-        self.0.support_feature(dir, out)
-    }
-    fn local_aabb(&self) -> Aabb<V> {
-        self.0.local_aabb()
-    }
-}
 
 #[derive(Clone, Copy, Debug)]
 enum Body {

@@ -10,6 +10,31 @@ use rand::{Rng, SeedableRng};
 
 pub mod pairs;
 
+/// A shape that forwards its support function, features and box but none of its core hooks (point, segment, box
+/// half-extents): the queries then take the general path on it, for comparison with their closed forms.
+pub struct Opaque<'a, S>(pub &'a S);
+
+impl<V: gjk::math::Vector, S: gjk::shape::SupportMap<V>> gjk::shape::SupportMap<V> for Opaque<'_, S> {
+    fn support(&self, dir: V) -> V {
+        self.0.support(dir)
+    }
+    fn radius(&self) -> V::Real {
+        self.0.radius()
+    }
+    fn center(&self) -> V {
+        self.0.center()
+    }
+    fn polyhedral(&self) -> bool {
+        self.0.polyhedral()
+    }
+    fn support_feature(&self, dir: V, out: &mut gjk::shape::Feature<V>) {
+        self.0.support_feature(dir, out)
+    }
+    fn local_aabb(&self) -> gjk::shape::Aabb<V> {
+        self.0.local_aabb()
+    }
+}
+
 /// The deterministic generator of every randomised suite (one fixed seed per test, so a failure reproduces).
 pub fn rng(seed: u64) -> SmallRng {
     SmallRng::seed_from_u64(seed)
