@@ -167,3 +167,40 @@ fn random_segment_pairs_agree_with_the_loop() {
         both(&a32, &Vec2::pose_from64(&pa2), &b32, &Vec2::pose_from64(&pb2), size, None);
     }
 }
+
+/// The boolean query's early test across the midpoints' line (`intersects` before the closest points) against the
+/// distance query, at gaps from 1e-15 to 1e-2 of the size and touching, side by side and end to end, at offsets
+/// to 1e5, f32 and f64: the two always agree, and where the precision resolves the gap they say apart.
+#[test]
+fn capsules_apart_by_little_agree_between_queries() {
+    let mut rng = rng(0x5E6_0002);
+    for n in 0..4000 {
+        let far = [0.0, 1.0, 1e3, 1e5][n % 4];
+        let gap = [0.0, 1e-15, 1e-12, 1e-9, 1e-6, 1e-4, 1e-2][n % 7];
+        let (ha, hb, ra, rb) = (
+            uniform(&mut rng, 0.1, 2.0),
+            uniform(&mut rng, 0.1, 2.0),
+            uniform(&mut rng, 0.0, 1.0),
+            uniform(&mut rng, 0.0, 1.0),
+        );
+        let scene = Iso::new(unit_quat(&mut rng), DVec3::new(far, -0.5 * far, 0.25 * far));
+        let pa = posed(&scene, DVec3::ZERO, 0.0);
+        // Side by side (parallel, zc apart) or end to end on one line.
+        let pb = if n % 2 == 0 {
+            posed(&scene, DVec3::new(0.3 * ha, 0.0, ra + rb + gap), uniform(&mut rng, 0.0, 0.5))
+        } else {
+            posed(&scene, DVec3::new(ha + hb + ra + rb + gap, 0.0, 0.0), 0.0)
+        };
+        let (a, b) = (Capsule::new(ha, ra).unwrap(), Capsule::new(hb, rb).unwrap());
+        let d = distance(&a, &pa, &b, &pb);
+        assert_eq!(intersects(&a, &pa, &b, &pb), d.intersecting, "f64 {n}: {d:?}");
+        let resolved = |eps: f64| gap > 1024.0 * eps * (far + 8.0);
+        if resolved(f64::EPSILON) {
+            assert!(!d.intersecting, "f64 {n} gap {gap}: {d:?}");
+        }
+        let (a32, b32) = (Capsule::new(ha as f32, ra as f32).unwrap(), Capsule::new(hb as f32, rb as f32).unwrap());
+        let (pa32, pb32) = (Vec3::pose_from64(&pa), Vec3::pose_from64(&pb));
+        let d32 = distance(&a32, &pa32, &b32, &pb32);
+        assert_eq!(intersects(&a32, &pa32, &b32, &pb32), d32.intersecting, "f32 {n}: {d32:?}");
+    }
+}

@@ -25,6 +25,8 @@ mod depth;
 mod point;
 mod segments;
 
+pub(crate) use segments::apart_along_centres;
+
 pub(crate) use closest::Closest;
 pub(crate) mod triangle;
 

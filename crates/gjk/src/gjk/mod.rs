@@ -319,6 +319,15 @@ where
 {
     let (ra, rb) = (a.radius(), b.radius());
     let params = Params::new(options, ra + rb, Some(ra + rb));
+    // Two segment cores apart across their midpoints' line, with nothing to keep: decided without their closest
+    // points, which would say the same (see `analytic::apart_along_centres`).
+    if cache.is_none() && a.point_core().is_none() && b.point_core().is_none() {
+        if let (Some(sa), Some(sb)) = (a.segment_core(), b.segment_core()) {
+            if crate::analytic::apart_along_centres(sa, pose_a, sb, pose_b, ra + rb) {
+                return Intersection::new(Outcome::Separated, 0, Status::Converged);
+            }
+        }
+    }
     // Two balls, or a point core against a box or a segment core, observed or not: the closed form in world
     // coordinates, no GJK step (see `analytic`), its one direction kept for a warm start.
     if let Some(c) = Closest::of(a, pose_a, b, pose_b) {
