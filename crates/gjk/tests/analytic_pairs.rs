@@ -1,34 +1,15 @@
 //! Closed-form pairs: a ball or point against a box or a capsule (segment core), in either order, and two balls. The distance,
 //! intersection and penetration queries answer them without the GJK loop; the same shapes behind a wrapper that
-//! hides their core hooks ([`Hidden`]) go through the general path (GJK, EPA). Both must agree within the general
+//! hides their core hooks ([`Opaque`](crate::common::Opaque)) go through the general path (GJK, EPA). Both must agree within the general
 //! path's error bound, and the closed form must meet the exact answer built into each configuration: a sphere centre on a box face, edge or corner, inside the box, on a 1e-9 slab, at gaps of 1e-6,
 //! at offsets of 1e4–1e5, with tiny and huge sizes and zero radii, 2D and 3D, f32 and f64.
 
 use crate::common;
-use crate::common::{log_uniform, rng, uniform, unit_quat, Space2, Space3};
+use crate::common::{log_uniform, rng, uniform, unit_quat, Opaque, Space2, Space3};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Real, Rot2, Rotation, Vec2, Vec3, Vector};
 use gjk::shape::{Ball, Capsule, Cuboid, Point, Segment, SupportMap};
 use gjk::trace::Recorder;
 use gjk::{distance_with, intersection, intersects, penetration_with, Distance, DistanceOptions, Status, WarmStart};
-
-/// A shape seen through its support function, radius and centre only: its core hooks keep their `None`
-/// defaults, so the queries run the general path (GJK, then EPA) on it.
-pub(crate) struct Hidden<'a, S: ?Sized>(pub(crate) &'a S);
-
-impl<V: Vector, S: SupportMap<V> + ?Sized> SupportMap<V> for Hidden<'_, S> {
-    fn support(&self, dir: V) -> V {
-        self.0.support(dir)
-    }
-    fn radius(&self) -> V::Real {
-        self.0.radius()
-    }
-    fn center(&self) -> V {
-        self.0.center()
-    }
-    fn polyhedral(&self) -> bool {
-        self.0.polyhedral()
-    }
-}
 
 /// The closed form (fast) and the general path (hooks hidden) on one configuration; checks they agree and returns the fast one.
 /// `size` is the configuration's length scale (for the tolerance), `exact` the true distance when known.
@@ -56,7 +37,7 @@ pub(crate) fn both_where<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(
 ) -> Distance<V> {
     let o = DistanceOptions::default();
     let fast = distance_with(a, pa, b, pb, &o, None, &mut ());
-    let looped = distance_with(&Hidden(a), pa, &Hidden(b), pb, &o, None, &mut ());
+    let looped = distance_with(&Opaque(a), pa, &Opaque(b), pb, &o, None, &mut ());
     // Observed, the same closed form: the same answer and no step.
     let mut rec = Recorder::default();
     assert_eq!(distance_with(a, pa, b, pb, &o, None, &mut rec), fast);
@@ -149,7 +130,7 @@ pub(crate) fn both_signed<V: Vector, A: SupportMap<V>, B: SupportMap<V>>(
 ) {
     let o = DistanceOptions::default();
     let fast = penetration_with(a, pa, b, pb, &o, &mut ());
-    let looped = penetration_with(&Hidden(a), pa, &Hidden(b), pb, &o, &mut ());
+    let looped = penetration_with(&Opaque(a), pa, &Opaque(b), pb, &o, &mut ());
     let mut rec = Recorder::default();
     assert_eq!(penetration_with(a, pa, b, pb, &o, &mut rec), fast);
     assert_eq!(rec.steps.len() + rec.epa_steps.len(), fast.iterations as usize);
@@ -324,7 +305,7 @@ fn bound_and_warm_start_keep_their_meaning() {
     let at = Iso::from_translation(DVec3::new(4.0, 0.0, 0.0));
     let o = DistanceOptions { max_distance: Some(1.0), ..DistanceOptions::default() };
     let fast = distance_with(&ball, &at, &cube, &Iso::identity(), &o, None, &mut ());
-    let looped = distance_with(&Hidden(&ball), &at, &Hidden(&cube), &Iso::identity(), &o, None, &mut ());
+    let looped = distance_with(&Opaque(&ball), &at, &Opaque(&cube), &Iso::identity(), &o, None, &mut ());
     assert_eq!((fast.status, looped.status), (Status::AboveBound, Status::AboveBound));
     assert!(fast.distance > 1.0 && fast.distance <= 2.5 && looped.distance <= fast.distance);
     let mut cache = WarmStart::default();
@@ -335,7 +316,7 @@ fn bound_and_warm_start_keep_their_meaning() {
         distance_with(&ball, &at, &cube, &Iso::identity(), &DistanceOptions::default(), Some(&mut cache), &mut ());
     assert_eq!(cold, warm);
     // The cache then starts the general path at the right vertex: it converges to the same answer.
-    let (hb, hc) = (Hidden(&ball), Hidden(&cube));
+    let (hb, hc) = (Opaque(&ball), Opaque(&cube));
     let looped = distance_with(&hb, &at, &hc, &Iso::identity(), &DistanceOptions::default(), Some(&mut cache), &mut ());
     assert!((looped.distance - 2.5).abs() <= 1e-12);
 }
@@ -440,7 +421,7 @@ fn balls_signed(ta: &[f64], tb: &[f64], radii: f64) -> f64 {
 }
 
 /// Two balls (the world-coordinate closed form, `analytic`) against the loop on the same balls behind
-/// [`Hidden`] and against the exact signed distance of their centres: apart by 1 and by 1e-6, touching exactly,
+/// [`Opaque`](crate::common::Opaque) and against the exact signed distance of their centres: apart by 1 and by 1e-6, touching exactly,
 /// overlapping by 1e-6 and by half the smaller radius, one inside the other, concentric; radii from 1e-6 to 1e6
 /// and zero; centres at 0, 1e5 and −1e5 with random rotations (which must not matter); 3D and 2D, f64 and f32
 /// (the f32 poses rounded, their exact answer taken from the rounded numbers).
@@ -516,7 +497,7 @@ fn ball_pairs_keep_warm_start_bound_and_witnesses() {
     // The direction is −(c_A − c_B) = (3, 0, 4) turned into A's frame.
     let dir = pa.rotation.rotate(cache.directions()[0]);
     assert!((dir - DVec3::new(3.0, 0.0, 4.0)).length() <= 1e-12, "{dir:?}");
-    let looped = distance_with(&Hidden(&a), &pa, &Hidden(&b), &pb, &o, Some(&mut cache), &mut ());
+    let looped = distance_with(&Opaque(&a), &pa, &Opaque(&b), &pb, &o, Some(&mut cache), &mut ());
     assert!((looped.distance - 4.25).abs() <= 1e-9 + looped.error_bound, "{looped:?}");
     let bound = DistanceOptions { max_distance: Some(1.0), ..o };
     let above = distance_with(&a, &pa, &b, &pb, &bound, None, &mut ());

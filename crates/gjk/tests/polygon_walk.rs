@@ -4,31 +4,10 @@
 //! polygons of 64 to 4096 vertices (points on circles and ellipses, with duplicated and collinear points), f32 and
 //! f64: separated, touching, nearly touching (gaps of 1e-6), penetrating, and offsets of 1e4.
 
-use crate::common::{angle, rng, uniform};
+use crate::common::{angle, rng, uniform, Opaque};
 use gjk::math::{DVec2, Iso, Real, Rot2, Vec2, Vector};
-use gjk::shape::{Aabb, ConvexPolytope, SupportMap};
+use gjk::shape::ConvexPolytope;
 use gjk::{distance, intersects, penetration};
-
-/// A shape seen only through its support function: the query takes the general path (no walk).
-struct Hidden<'a, S>(&'a S);
-
-impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Hidden<'_, S> {
-    fn support(&self, dir: V) -> V {
-        self.0.support(dir)
-    }
-    fn support_hinted(&self, dir: V, hint: &mut u32) -> V {
-        self.0.support_hinted(dir, hint)
-    }
-    fn center(&self) -> V {
-        self.0.center()
-    }
-    fn polyhedral(&self) -> bool {
-        true
-    }
-    fn local_aabb(&self) -> Aabb<V> {
-        self.0.local_aabb()
-    }
-}
 
 /// Signed separation of two convex polygons (world vertices, counter-clockwise) by their edges' axes: the largest
 /// over every edge of either of the gap between its line and the other polygon (positive: apart by at least this).
@@ -79,7 +58,7 @@ fn check<V: Vector>(
     let (wa, wb) = (world(a, pa64), world(b, pb64));
     let gap = sat(&wa, &wb);
     let d = distance(a, pa, b, pb);
-    let hidden = distance(&Hidden(a), pa, &Hidden(b), pb);
+    let hidden = distance(&Opaque(a), pa, &Opaque(b), pb);
     let (got, bound) = (d.distance.to_f64(), d.error_bound.to_f64());
     let (reference, ref_bound) = (hidden.distance.to_f64(), hidden.error_bound.to_f64());
     assert!((got - reference).abs() <= bound + ref_bound + tol, "{what}: {got} ± {bound} vs unwalked {reference}");

@@ -5,8 +5,8 @@
 //! 1e6 and offsets to 1e5, in both orders, and against the general path (the same shapes with their hooks hidden)
 //! on random pairs in 2D and 3D, f32 and f64.
 
-use crate::analytic_pairs::{both, both_signed, both_where, Hidden};
-use crate::common::{log_uniform, rng, uniform, unit_quat, Space2, Space3};
+use crate::analytic_pairs::{both, both_signed, both_where};
+use crate::common::{log_uniform, rng, uniform, unit_quat, Opaque, Space2, Space3};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2, Vec2, Vec3};
 use gjk::shape::{Capsule, Segment};
 use gjk::{distance, intersects, penetration};
@@ -90,7 +90,7 @@ fn segment_cores_take_the_closed_form() {
     }
     let p = penetration(&cap, &Iso::identity(), &cap, &pb);
     assert_eq!(p.iterations, 0, "{p:?}");
-    let looped = gjk::distance(&Hidden(&cap), &Iso::identity(), &Hidden(&seg), &pb);
+    let looped = gjk::distance(&Opaque(&cap), &Iso::identity(), &Opaque(&seg), &pb);
     assert!(looped.iterations > 0, "the hidden pair runs the loop: {looped:?}");
 }
 

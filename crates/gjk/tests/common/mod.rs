@@ -10,11 +10,12 @@ use rand::{Rng, SeedableRng};
 
 pub mod pairs;
 
-/// A shape that forwards its support function, features and box but none of its core hooks (point, segment, box
-/// half-extents): the queries then take the general path on it, for comparison with their closed forms.
-pub struct Opaque<'a, S>(pub &'a S);
+/// A shape that forwards its support function, features and box but none of its shortcut hooks (point, segment
+/// and box cores, a polygon's vertex cycle): the queries then take the general path on it (GJK and EPA, the general
+/// clipper), for comparison with their closed forms and walks.
+pub struct Opaque<'a, S: ?Sized>(pub &'a S);
 
-impl<V: gjk::math::Vector, S: gjk::shape::SupportMap<V>> gjk::shape::SupportMap<V> for Opaque<'_, S> {
+impl<V: gjk::math::Vector, S: gjk::shape::SupportMap<V> + ?Sized> gjk::shape::SupportMap<V> for Opaque<'_, S> {
     fn support(&self, dir: V) -> V {
         self.0.support(dir)
     }
