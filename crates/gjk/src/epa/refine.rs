@@ -194,22 +194,32 @@ pub(crate) fn refine<V: Vector>(support: &mut dyn FnMut(V) -> DiffVertex<V>, sta
 /// The Newton step x solving H x = −g on the first `k` coordinates, with H's eigenvalues raised to at least
 /// 1e-3·`size` so that a flat direction (a circle of minimisers) or a concave one moves by a bounded amount
 /// instead of an unbounded one.
+///
+/// Solved in f64 whatever the precision: in f32 the compiler packed these pairs of numbers into 4-wide registers
+/// whose two unused lanes held stray subnormal bits, and each product on them took a microcode assist (a trap on
+/// the SSE denormal-operand flag counted 512 in 1,600 f32 queries, all here); pairs of f64 fill the register.
 fn newton_step<R: Real>(hess: &[[R; 2]; 2], g: &[R; 2], k: usize, size: R) -> [R; 2] {
-    let floor = R::from_f64(1e-3) * size;
+    let hess = hess.map(|row| row.map(|x| x.to_f64()));
+    newton_step_f64(&hess, &g.map(|x| x.to_f64()), k, size.to_f64()).map(R::from_f64)
+}
+
+/// [`newton_step`] in f64.
+fn newton_step_f64(hess: &[[f64; 2]; 2], g: &[f64; 2], k: usize, size: f64) -> [f64; 2] {
+    let floor = 1e-3 * size;
     if k == 1 {
-        return [-g[0] / hess[0][0].max(floor), R::ZERO];
+        return [-g[0] / hess[0][0].max(floor), 0.0];
     }
     // Eigen-decomposition of the symmetric 2×2 [[a, b], [b, c]].
     let (a, b, c) = (hess[0][0], hess[0][1], hess[1][1]);
-    let mean = (a + c) * R::HALF;
-    let half_diff = (a - c) * R::HALF;
-    let root = (half_diff * half_diff + b * b).sqrt();
+    let mean = (a + c) * 0.5;
+    let half_diff = (a - c) * 0.5;
+    let root = Real::sqrt(half_diff * half_diff + b * b);
     let (l1, l2) = (mean + root, mean - root);
     // Eigenvector of l1: (b, l1 − a) or (l1 − c, b), whichever is longer; l2's is its perpendicular.
     let (v1, v2) = ((b, l1 - a), (l1 - c, b));
     let (ex, ey) = if v1.0 * v1.0 + v1.1 * v1.1 >= v2.0 * v2.0 + v2.1 * v2.1 { v1 } else { v2 };
-    let len = (ex * ex + ey * ey).sqrt();
-    let (ex, ey) = if len > R::ZERO { (ex / len, ey / len) } else { (R::ONE, R::ZERO) };
+    let len = Real::sqrt(ex * ex + ey * ey);
+    let (ex, ey) = if len > 0.0 { (ex / len, ey / len) } else { (1.0, 0.0) };
     // x = −Σ (e·g / λ) e over the two eigenvectors e1 = (ex, ey), e2 = (−ey, ex).
     let (g1, g2) = (ex * g[0] + ey * g[1], -ey * g[0] + ex * g[1]);
     let (c1, c2) = (-g1 / l1.max(floor), -g2 / l2.max(floor));
