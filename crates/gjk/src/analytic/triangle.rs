@@ -57,8 +57,9 @@ pub(crate) struct TriangleProbe<V: Vector> {
 /// What the probe's shape is, in its own frame.
 #[derive(Clone, Copy)]
 enum Core<V: Vector> {
-    /// A segment core with a radius (a capsule).
-    Segment(V, V, V::Real),
+    /// A segment core with a radius (a capsule), and the box of the core grown by the radius (which holds the
+    /// capsule) as its lowest and highest corners.
+    Segment(V, V, V::Real, (V, V)),
     /// A box of these half-extents.
     Cuboid(V),
 }
@@ -72,7 +73,9 @@ impl<V: Vector> TriangleProbe<V> {
             return None;
         }
         let core = if let Some((p0, p1)) = b.segment_core() {
-            Core::Segment(p0, p1, b.radius())
+            let r = b.radius();
+            let grow = V::from_fn(|_| r);
+            Core::Segment(p0, p1, r, (p0.min_elem(p1) - grow, p0.max_elem(p1) + grow))
         } else {
             Core::Cuboid(b.cuboid_half_extents()?)
         };
@@ -94,7 +97,7 @@ impl<V: Vector> TriangleProbe<V> {
     pub(crate) fn penetration(&self, tri: [V; 3], max_distance: Option<V::Real>) -> TriangleContact<V> {
         let t = [self.local(tri[0]), self.local(tri[1]), self.local(tri[2])];
         let local = match self.core {
-            Core::Segment(p0, p1, r) => capsule(t, (p0, p1), r, max_distance),
+            Core::Segment(p0, p1, r, reach) => capsule(t, (p0, p1), r, reach, max_distance),
             Core::Cuboid(h) => cuboid(t, h, max_distance),
         };
         let local = match local {
@@ -124,7 +127,7 @@ impl<V: Vector> TriangleProbe<V> {
         let mut found = [Contact::default(); TRIANGLE_CLIP];
         let (count, tol) = match self.core {
             Core::Cuboid(h) => box_triangle(t, h, n, prediction, &mut found),
-            Core::Segment(p0, p1, r) => segment_triangle(t, (p0, p1), r, n, prediction, &mut found),
+            Core::Segment(p0, p1, r, _) => segment_triangle(t, (p0, p1), r, n, prediction, &mut found),
         };
         finish(&self.pb, p, &mut found, count, tol)
     }
@@ -134,9 +137,43 @@ impl<V: Vector> TriangleProbe<V> {
 /// lower bound on the distance to anything inside the box, checked before any normal is formed.
 #[inline(always)]
 fn beyond_box<V: Vector>(t: &[V; 3], lo: V, hi: V, m: V::Real) -> bool {
-    let t_lo = t[0].min_elem(t[1]).min_elem(t[2]);
-    let t_hi = t[0].max_elem(t[1]).max_elem(t[2]);
-    (0..3).any(|i| t_lo.get(i) - hi.get(i) > m || lo.get(i) - t_hi.get(i) > m)
+    (0..3).any(|i| {
+        let (t_lo, t_hi) = span([t[0].get(i), t[1].get(i), t[2].get(i)]);
+        t_lo - hi.get(i) > m || lo.get(i) - t_hi > m
+    })
+}
+
+/// The smaller of two numbers by one comparison (`Real::min` also orders NaN, which costs a few instructions more on
+/// every use; the numbers here are finite, or a NaN's answer is the general path's or `Farther` either way).
+#[inline(always)]
+fn lesser<R: Real>(a: R, b: R) -> R {
+    if b < a {
+        b
+    } else {
+        a
+    }
+}
+
+/// The larger of two numbers by one comparison (see [`lesser`]).
+#[inline(always)]
+fn greater<R: Real>(a: R, b: R) -> R {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// The least and the greatest of three numbers.
+#[inline(always)]
+fn span<R: Real>(x: [R; 3]) -> (R, R) {
+    (lesser(lesser(x[0], x[1]), x[2]), greater(greater(x[0], x[1]), x[2]))
+}
+
+/// The largest absolute coordinate over the points (at least `floor`), as `max_abs` folds it.
+#[inline(always)]
+fn largest_abs<V: Vector>(floor: V::Real, points: &[V]) -> V::Real {
+    points.iter().fold(floor, |m, p| (0..3).fold(m, |m, i| greater(m, p.get(i).abs())))
 }
 
 /// A closed-form answer in the shape's frame.
@@ -149,41 +186,40 @@ struct Local<V: Vector> {
     on_triangle: V,
 }
 
-/// Capsule core `(p0, p1)` with radius `r` against the triangle `t` (same frame): `Ok(None)` when the general path
-/// must decide, `Err(Farther)` when the triangle's plane alone puts them farther apart than `max_distance`.
+/// Capsule core `(p0, p1)` with radius `r` against the triangle `t` (same frame; `(lo, hi)` the box of the core
+/// grown by the radius): `Ok(None)` when the general path must decide, `Err(Farther)` when the triangle's plane
+/// alone puts them farther apart than `max_distance`.
 fn capsule<V: Vector>(
     t: [V; 3],
     (p0, p1): (V, V),
     r: V::Real,
+    (lo, hi): (V, V),
     max_distance: Option<V::Real>,
 ) -> Result<Option<Local<V>>, TriangleContact<V>> {
     // The capsule lies in the box of its core grown by the radius: most triangles under its world box are beyond it.
-    if let Some(m) = max_distance {
-        let grow = V::from_fn(|_| r);
-        if beyond_box(&t, p0.min_elem(p1) - grow, p0.max_elem(p1) + grow, m) {
-            return Err(TriangleContact::Farther);
-        }
+    if max_distance.is_some_and(|m| beyond_box(&t, lo, hi, m)) {
+        return Err(TriangleContact::Farther);
     }
     let n = cross(t[1] - t[0], t[2] - t[0]).normalize_or_zero();
     if n == V::zero() {
         return Ok(None);
     }
-    let scale = t.iter().chain([p0, p1].iter()).fold(r, |m, p| m.max(p.max_abs()));
-    // Below this the cores touch to rounding and their closest points give no direction.
-    let touching = V::Real::EPSILON.sqrt() * scale;
     let (h0, h1) = (n.dot(p0 - t[0]), n.dot(p1 - t[0]));
     let zero = V::Real::ZERO;
     // Both ends on one side of the plane: the plane's gap is a lower bound on the distance (most triangles under
     // a capsule's box stop here).
-    let plane_gap = if h0 > zero && h1 > zero { h0.min(h1) } else { (-h0).min(-h1) } - r;
+    let plane_gap = if h0 > zero && h1 > zero { lesser(h0, h1) } else { lesser(-h0, -h1) } - r;
     if max_distance.is_some_and(|m| plane_gap > m) {
         return Err(TriangleContact::Farther);
     }
+    let scale = largest_abs(r, &[t[0], t[1], t[2], p0, p1]);
+    // Below this the cores touch to rounding and their closest points give no direction.
+    let touching = V::Real::EPSILON.sqrt() * scale;
     let crosses_plane = ((h0 <= zero && h1 >= zero) || (h0 >= zero && h1 <= zero)) && h0 != h1;
     if crosses_plane && inside(t, n, p0 + (p1 - p0) * (h0 / (h0 - h1))) {
         return Ok(Some(crossing(t, n, (p0, p1), r)));
     }
-    let (d2, on_triangle, on_segment) = closest(t, n, (p0, p1));
+    let (d2, on_triangle, on_segment) = closest_apart(t, n, (p0, p1), (h0, h1), scale);
     let d = d2.sqrt();
     if !(d > touching) {
         return Ok(None);
@@ -249,8 +285,7 @@ fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<O
     // Overlap along +a (moving the box along a separates it) and along −a; the smaller, with its sign.
     let overlap = |a: V| {
         let ra = a.abs_elem().dot(h);
-        let ta = [a.dot(t[0]), a.dot(t[1]), a.dot(t[2])];
-        let (lo, hi) = (ta[0].min(ta[1]).min(ta[2]), ta[0].max(ta[1]).max(ta[2]));
+        let (lo, hi) = span([a.dot(t[0]), a.dot(t[1]), a.dot(t[2])]);
         let (up, down) = (hi + ra, ra - lo);
         if down < up {
             (down, -a)
@@ -266,25 +301,41 @@ fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<O
         return Err(TriangleContact::Farther);
     }
     let mut best = (depth, normal, Axis::Face);
-    let mut consider = |a: V, what: Axis| {
+    let consider = |best: &mut (V::Real, V, Axis), a: V, what: Axis| {
         if a == V::zero() {
             return false;
         }
         let (d, m) = overlap(a);
         if d < best.0 {
-            best = (d, m, what);
+            *best = (d, m, what);
         }
         farther(d)
     };
+    // The box's faces: `overlap` along axis i without its products by zero (the box reaches ±hᵢ, the triangle
+    // spans its corners' coordinates i; the same numbers, the triangle being finite once its normal is).
     for i in 0..3 {
-        if consider(V::axis(i), Axis::BoxFace) {
+        let (lo, hi) = span([t[0].get(i), t[1].get(i), t[2].get(i)]);
+        let (up, down) = (hi + h.get(i), h.get(i) - lo);
+        let (d, m) = if down < up { (down, -V::axis(i)) } else { (up, V::axis(i)) };
+        if d < best.0 {
+            best = (d, m, Axis::BoxFace);
+        }
+        if farther(d) {
             return Err(TriangleContact::Farther);
         }
     }
+    let scale = largest_abs(zero, &[h, t[0], t[1], t[2]]);
+    let margin = edge_axis_margin::<V>(scale);
     for k in 0..3 {
         let e = t[(k + 1) % 3] - t[k];
+        let bounds = EdgeAxes::new(e, t[k], t[(k + 2) % 3], h);
         for i in 0..3 {
-            if consider(cross(V::axis(i), e).normalize_or_zero(), Axis::Edges(i, k)) {
+            // Most edge axes are plainly no better than the best so far: only the others are normalised and
+            // measured (the same expressions as ever, so the answer keeps its bits).
+            if bounds.no_better(i, best.0 + margin) {
+                continue;
+            }
+            if consider(&mut best, cross(V::axis(i), e).normalize_or_zero(), Axis::Edges(i, k)) {
                 return Err(TriangleContact::Farther);
             }
         }
@@ -297,10 +348,69 @@ fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<O
             _ => Ok(None),
         };
     }
-    let scale = t.iter().fold(h.max_abs(), |m, p| m.max(p.max_abs()));
     let on_triangle =
         box_witness(t, n, h, depth, normal, kind, scale).unwrap_or_else(|| touching_by_gjk(t, h, depth, normal, scale));
     Ok(Some(Local { distance: -depth, normal, on_triangle }))
+}
+
+/// How far the cheap overlap of [`EdgeAxes`] may lie from the one measured along the normalised axis, for a box and a
+/// triangle whose coordinates are at most `scale`: a rounding bound (about 90 ε·scale, see [`EdgeAxes`]) with room
+/// to spare, plus an absolute term for products that fall below the normal range.
+#[inline(always)]
+fn edge_axis_margin<V: Vector>(scale: V::Real) -> V::Real {
+    V::Real::from_f64(1024.0) * V::Real::EPSILON * scale + V::Real::MIN_POSITIVE.sqrt()
+}
+
+/// The overlaps along the three axes `a = xᵢ × e` (box edge direction i crossed with the triangle's edge `e`, from
+/// corner `from`, the third corner `apex`), unnormalised, from shared products: `a·p = (e × p)ᵢ`, `|a|·h` is two
+/// products of e's other coordinates, and the edge's two corners project alike (a ⟂ e), so the triangle spans
+/// `(e × from)ᵢ` to `(e × apex)ᵢ` along a.
+///
+/// Rounding (ε the precision's, s the largest coordinate of the box and the triangle): the overlap measured along
+/// the normalised axis (the separating-axis test's own) is within about 53 ε·s of the exact one (the normalisation
+/// 4.5 ε relative, the dot products 3 ε, the sums), and this one, divided by |a|, within about 37 ε·s (the products 2
+/// ε, the edge's corners projecting alike only up to e's own rounding, the length and the comparison's products), so
+/// an axis whose cheap overlap exceeds the best so far by [`edge_axis_margin`] cannot replace it, nor separate the
+/// pair by more than the bound (the best so far did not).
+struct EdgeAxes<V: Vector> {
+    /// Triangle's extent along each unnormalised axis: (e × from)ᵢ and (e × apex)ᵢ.
+    at_edge: V,
+    at_apex: V,
+    /// The box's support radius |a|·h along each.
+    radius: V,
+    /// |a|² = |e|² − eᵢ², summed from the other two squares.
+    len2: V,
+}
+
+impl<V: Vector> EdgeAxes<V> {
+    #[inline(always)]
+    fn new(e: V, from: V, apex: V, h: V) -> Self {
+        let (ea, sq) = (e.abs_elem(), e.mul_elem(e));
+        let other = |i: usize| ((i + 1) % 3, (i + 2) % 3);
+        Self {
+            at_edge: cross(e, from),
+            at_apex: cross(e, apex),
+            radius: V::from_fn(|i| {
+                let (j, l) = other(i);
+                ea.get(l) * h.get(j) + ea.get(j) * h.get(l)
+            }),
+            len2: V::from_fn(|i| {
+                let (j, l) = other(i);
+                sq.get(j) + sq.get(l)
+            }),
+        }
+    }
+
+    /// Whether axis i's least overlap, normalised, is surely at least `floor` (a finite, positive length only: a
+    /// vanishing or overflowing axis is left to the exact test).
+    #[inline(always)]
+    fn no_better(&self, i: usize, floor: V::Real) -> bool {
+        let (p, q, r, len2) = (self.at_edge.get(i), self.at_apex.get(i), self.radius.get(i), self.len2.get(i));
+        let (lo, hi) = if p < q { (p, q) } else { (q, p) };
+        let (up, down) = (hi + r, r - lo);
+        let least = if down < up { down } else { up };
+        len2 >= V::Real::MIN_POSITIVE && len2.is_finite() && least.is_finite() && least >= floor * len2.sqrt()
+    }
 }
 
 /// The witness when the features tie (a box edge or face lying against the triangle): the triangle moved away
@@ -386,6 +496,62 @@ fn closest<V: Vector>(t: [V; 3], n: V, (p0, p1): (V, V)) -> (V::Real, V, V) {
         }
     }
     for k in 0..3 {
+        let (on_s, on_t) = segment_segment(p0, p1, t[k], t[(k + 1) % 3]);
+        consider(on_t, on_s);
+    }
+    best
+}
+
+/// [`closest`] for a segment that does not meet the triangle, `(h0, h1)` its ends' heights over the triangle's plane
+/// (`n·(p − t₀)`) and `scale` the largest coordinate, with fewer candidates:
+/// - both ends on one side, the lower one's foot inside: that is the answer (every point of the segment is at least
+///   the lower end's height from the plane);
+/// - an edge whose side plane has both ends strictly on the triangle's side is no candidate: were the closest points
+///   on it, the segment's point would lie straight above it (the normal cone there is spanned by ±n and the edge's
+///   outward normal, which points away from that point), and over the stretch of the segment whose feet lie in
+///   the triangle the distance is the height, linear and one-signed (the segment does not meet the triangle), so
+///   least at a stretch's end: an end of the segment (its foot a candidate) or a point above another edge (that edge
+///   a candidate at the same distance). "Strictly" by a rounding margin (the side-plane values are products of
+///   two lengths up to 2√3·scale, within about 200 ε·scale² of exact), so that the argument holds exactly.
+///
+/// Otherwise the candidates, and the order that breaks ties, are [`closest`]'s.
+fn closest_apart<V: Vector>(
+    t: [V; 3],
+    n: V,
+    (p0, p1): (V, V),
+    (h0, h1): (V::Real, V::Real),
+    scale: V::Real,
+) -> (V::Real, V, V) {
+    let zero = V::Real::ZERO;
+    // Side-plane values: (n × e_k)·(p − t_k) = n·(e_k × (p − t_k)), non-negative on the triangle's side of edge k;
+    // an end's foot p − n·h has the end's values (n·(e_k × n) = 0), so it lies in the triangle when all three are.
+    let w = [0, 1, 2].map(|k| cross(n, t[(k + 1) % 3] - t[k]));
+    let side = |p: V| [0, 1, 2].map(|k| w[k].dot(p - t[k]));
+    let (s0, s1) = (side(p0), side(p1));
+    let inward = |s: [V::Real; 3]| s.iter().all(|&v| v >= zero);
+    let mut best = (V::Real::INFINITY, t[0], p0);
+    let mut consider = |on_t: V, on_s: V| {
+        let d2 = (on_s - on_t).length_squared();
+        if d2 < best.0 {
+            best = (d2, on_t, on_s);
+        }
+    };
+    let (in0, in1) = (inward(s0), inward(s1));
+    if in0 {
+        consider(p0 - n * h0, p0);
+    }
+    if in1 {
+        consider(p1 - n * h1, p1);
+    }
+    let same_side = (h0 > zero && h1 > zero) || (h0 < zero && h1 < zero);
+    if same_side && (if h0.abs() <= h1.abs() { in0 } else { in1 }) {
+        return best;
+    }
+    let margin = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale * scale;
+    for k in 0..3 {
+        if s0[k] > margin && s1[k] > margin {
+            continue;
+        }
         let (on_s, on_t) = segment_segment(p0, p1, t[k], t[(k + 1) % 3]);
         consider(on_t, on_s);
     }
