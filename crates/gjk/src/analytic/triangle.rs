@@ -332,7 +332,7 @@ fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<O
         for i in 0..3 {
             // Most edge axes are plainly no better than the best so far: only the others are normalised and
             // measured (the same expressions as ever, so the answer keeps its bits).
-            if bounds.no_better(i, best.0 + margin) {
+            if margin.is_some_and(|margin| bounds.no_better(i, best.0 + margin)) {
                 continue;
             }
             if consider(&mut best, cross(V::axis(i), e).normalize_or_zero(), Axis::Edges(i, k)) {
@@ -355,10 +355,13 @@ fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<O
 
 /// How far the cheap overlap of [`EdgeAxes`] may lie from the one measured along the normalised axis, for a box and a
 /// triangle whose coordinates are at most `scale`: a rounding bound (about 90 ε·scale, see [`EdgeAxes`]) with room
-/// to spare, plus an absolute term for products that fall below the normal range.
+/// to spare, plus an absolute term for products that fall below the normal range. `None` (no cheap bounds) when
+/// the products of two coordinates could overflow (scale past 2⁻⁶ of 1/√(smallest normal), ~1e17 in f32, ~1e152 in
+/// f64), so that the bounds are finite whenever the inputs are.
 #[inline(always)]
-fn edge_axis_margin<V: Vector>(scale: V::Real) -> V::Real {
-    V::Real::from_f64(1024.0) * V::Real::EPSILON * scale + V::Real::MIN_POSITIVE.sqrt()
+fn edge_axis_margin<V: Vector>(scale: V::Real) -> Option<V::Real> {
+    let tiny = V::Real::MIN_POSITIVE.sqrt();
+    (scale * tiny < V::Real::from_f64(1.0 / 64.0)).then(|| V::Real::from_f64(1024.0) * V::Real::EPSILON * scale + tiny)
 }
 
 /// The overlaps along the three axes `a = xᵢ × e` (box edge direction i crossed with the triangle's edge `e`, from
@@ -401,15 +404,16 @@ impl<V: Vector> EdgeAxes<V> {
         }
     }
 
-    /// Whether axis i's least overlap, normalised, is surely at least `floor` (a finite, positive length only: a
-    /// vanishing or overflowing axis is left to the exact test).
+    /// Whether axis i's least overlap, normalised, is surely at least `floor` (an axis of a length squared below
+    /// the normal range is left to the exact test, as is any NaN; nothing overflows below `edge_axis_margin`'s
+    /// scale).
     #[inline(always)]
     fn no_better(&self, i: usize, floor: V::Real) -> bool {
         let (p, q, r, len2) = (self.at_edge.get(i), self.at_apex.get(i), self.radius.get(i), self.len2.get(i));
         let (lo, hi) = if p < q { (p, q) } else { (q, p) };
         let (up, down) = (hi + r, r - lo);
         let least = if down < up { down } else { up };
-        len2 >= V::Real::MIN_POSITIVE && len2.is_finite() && least.is_finite() && least >= floor * len2.sqrt()
+        len2 >= V::Real::MIN_POSITIVE && least >= floor * len2.sqrt()
     }
 }
 
@@ -525,9 +529,11 @@ fn closest_apart<V: Vector>(
     let zero = V::Real::ZERO;
     // Side-plane values: (n × e_k)·(p − t_k) = n·(e_k × (p − t_k)), non-negative on the triangle's side of edge k;
     // an end's foot p − n·h has the end's values (n·(e_k × n) = 0), so it lies in the triangle when all three are.
-    let w = [0, 1, 2].map(|k| cross(n, t[(k + 1) % 3] - t[k]));
-    let side = |p: V| [0, 1, 2].map(|k| w[k].dot(p - t[k]));
-    let (s0, s1) = (side(p0), side(p1));
+    let e = [0, 1, 2].map(|k| t[(k + 1) % 3] - t[k]);
+    let w = e.map(|e| cross(n, e));
+    let from0 = [0, 1, 2].map(|k| p0 - t[k]);
+    let s0 = [0, 1, 2].map(|k| w[k].dot(from0[k]));
+    let s1 = [0, 1, 2].map(|k| w[k].dot(p1 - t[k]));
     let inward = |s: [V::Real; 3]| s.iter().all(|&v| v >= zero);
     let mut best = (V::Real::INFINITY, t[0], p0);
     let mut consider = |on_t: V, on_s: V| {
@@ -548,11 +554,14 @@ fn closest_apart<V: Vector>(
         return best;
     }
     let margin = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale * scale;
+    let u = p1 - p0;
+    let segment = (p0, u, u.length_squared());
     for k in 0..3 {
         if s0[k] > margin && s1[k] > margin {
             continue;
         }
-        let (on_s, on_t) = segment_segment(p0, p1, t[k], t[(k + 1) % 3]);
+        // `segment_segment(p0, p1, t[k], t[k + 1])`, its differences shared.
+        let (on_s, on_t) = segment_segment_from(segment, (t[k], e[k], e[k].length_squared()), from0[k]);
         consider(on_t, on_s);
     }
     best
@@ -562,9 +571,16 @@ fn closest_apart<V: Vector>(
 /// parameters of the lines' closest points, each clamped to its segment and the other recomputed from it. Either
 /// segment may be a point.
 pub(crate) fn segment_segment<V: Vector>(p1: V, q1: V, p2: V, q2: V) -> (V, V) {
+    let (d1, d2) = (q1 - p1, q2 - p2);
+    segment_segment_from((p1, d1, d1.length_squared()), (p2, d2, d2.length_squared()), p1 - p2)
+}
+
+/// [`segment_segment`] from each segment's start, direction and squared length, and the starts' difference
+/// `r = p1 − p2` (shared when one segment meets several).
+#[inline(always)]
+fn segment_segment_from<V: Vector>((p1, d1, a): (V, V, V::Real), (p2, d2, e): (V, V, V::Real), r: V) -> (V, V) {
     let (zero, one) = (V::Real::ZERO, V::Real::ONE);
-    let (d1, d2, r) = (q1 - p1, q2 - p2, p1 - p2);
-    let (a, e, f) = (d1.length_squared(), d2.length_squared(), d2.dot(r));
+    let f = d2.dot(r);
     let clamp = |x: V::Real| x.max(zero).min(one);
     let (s, t) = if a == zero && e == zero {
         (zero, zero)
