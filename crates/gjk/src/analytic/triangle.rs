@@ -50,6 +50,9 @@ pub(crate) struct TriangleProbe<V: Vector> {
     origin: V,
     /// The rotation from the composite's frame into the shape's, by rows.
     rows: [V; 3],
+    /// The shape's rotation into the world, by columns (the shape's axes in the world): an answer's three vectors
+    /// are carried out by nine products each rather than the quaternion's.
+    columns: [V; 3],
     /// The shape's pose (world).
     pb: Iso<V>,
 }
@@ -82,7 +85,8 @@ impl<V: Vector> TriangleProbe<V> {
         let origin = pc.inverse_transform_point(pb.translation);
         // Row i of the inverse rotation is the shape's axis i seen from the composite.
         let rows = [0, 1, 2].map(|i| pc.inverse_transform_vector(pb.transform_vector(V::axis(i))));
-        Some(Self { core, origin, rows, pb: *pb })
+        let columns = [0, 1, 2].map(|i| pb.transform_vector(V::axis(i)));
+        Some(Self { core, origin, rows, columns, pb: *pb })
     }
 
     /// A point of the composite's frame in the shape's.
@@ -108,10 +112,10 @@ impl<V: Vector> TriangleProbe<V> {
         if max_distance.is_some_and(|m| local.distance > m) {
             return TriangleContact::Farther;
         }
-        let pb = &self.pb;
-        let normal = pb.transform_vector(local.normal);
-        let point_a = pb.transform_point(local.on_triangle);
-        let point_b = pb.transform_point(local.on_triangle + local.normal * local.distance);
+        let world = |v: V| self.columns[0] * v.get(0) + self.columns[1] * v.get(1) + self.columns[2] * v.get(2);
+        let normal = world(local.normal);
+        let point_a = world(local.on_triangle) + self.pb.translation;
+        let point_b = point_a + normal * local.distance;
         TriangleContact::Answer(Penetration::closed_form(local.distance, V::Real::ZERO, normal, point_a, point_b))
     }
 }
@@ -272,6 +276,18 @@ fn crossing<V: Vector>(t: [V; 3], n: V, (p0, p1): (V, V), r: V::Real) -> Local<V
 /// first, then the box's faces, and an axis replaces the best only when strictly smaller, so a box lying flat on
 /// the triangle gets the triangle's normal, as EPA gives.
 fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<Option<Local<V>>, TriangleContact<V>> {
+    separating_axes(t, h, max_distance, true)
+}
+
+/// [`cuboid`], the edge axes first bounded cheaply ([`EdgeAxes`]) when `cheap_bounds` (always, but in the test that
+/// checks that they change no bit).
+#[inline(always)]
+fn separating_axes<V: Vector>(
+    t: [V; 3],
+    h: V,
+    max_distance: Option<V::Real>,
+    cheap_bounds: bool,
+) -> Result<Option<Local<V>>, TriangleContact<V>> {
     let zero = V::Real::ZERO;
     // The box's own face axes first, before any normal is formed: most triangles under the box's world box lie
     // beyond one of them.
@@ -325,7 +341,7 @@ fn cuboid<V: Vector>(t: [V; 3], h: V, max_distance: Option<V::Real>) -> Result<O
         }
     }
     let scale = largest_abs(zero, &[h, t[0], t[1], t[2]]);
-    let margin = edge_axis_margin::<V>(scale);
+    let margin = edge_axis_margin::<V>(scale).filter(|_| cheap_bounds);
     for k in 0..3 {
         let e = t[(k + 1) % 3] - t[k];
         let bounds = EdgeAxes::new(e, t[k], t[(k + 2) % 3], h);
@@ -615,4 +631,106 @@ pub(crate) fn cross<V: Vector>(u: V, v: V) -> V {
         let (j, k) = ((i + 1) % 3, (i + 2) % 3);
         u.get(j) * v.get(k) - u.get(k) * v.get(j)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::DVec3;
+    use rand::{rngs::SmallRng, Rng, SeedableRng};
+
+    /// A random point: in general position, or on a coarse grid of quarters (exact ties: edges parallel to the box's
+    /// axes and to each other, faces flat on the box's, segments parallel to the triangle's plane or edges).
+    fn point(rng: &mut SmallRng, grid: bool) -> DVec3 {
+        if grid {
+            DVec3::new(rng.gen_range(-3..4) as f64, rng.gen_range(-3..4) as f64, rng.gen_range(-3..4) as f64) * 0.25
+        } else {
+            DVec3::new(rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5), rng.gen_range(-1.5..1.5))
+        }
+    }
+
+    fn triangle(rng: &mut SmallRng, i: usize) -> [DVec3; 3] {
+        let mut t = [0; 3].map(|_| point(rng, i.is_multiple_of(3)));
+        if i % 5 == 1 {
+            // Flat in the box's frame.
+            (t[1].z, t[2].z) = (t[0].z, t[0].z);
+        }
+        t
+    }
+
+    fn bits(r: &Result<Option<Local<DVec3>>, TriangleContact<DVec3>>) -> Option<Option<[u64; 7]>> {
+        match r {
+            Ok(Some(l)) => {
+                let v =
+                    [l.distance, l.normal.x, l.normal.y, l.normal.z, l.on_triangle.x, l.on_triangle.y, l.on_triangle.z];
+                Some(Some(v.map(f64::to_bits)))
+            }
+            Ok(None) => Some(None),
+            Err(TriangleContact::Farther) => None,
+            Err(_) => unreachable!("only Farther is an error"),
+        }
+    }
+
+    #[test]
+    fn cheap_edge_bounds_change_no_bit_of_the_box_answer() {
+        let mut rng = SmallRng::seed_from_u64(13);
+        let mut kinds = [0; 3];
+        for i in 0..100_000usize {
+            let h = if i.is_multiple_of(3) {
+                DVec3::new(0.5, 0.25, 1.0)
+            } else {
+                DVec3::new(rng.gen_range(0.1..1.0), rng.gen_range(0.1..1.0), rng.gen_range(0.1..1.0))
+            };
+            let t = triangle(&mut rng, i);
+            let bound = [None, Some(0.0), Some(0.1), Some(-0.05)][i % 4];
+            let (fast, plain) = (separating_axes(t, h, bound, true), separating_axes(t, h, bound, false));
+            assert_eq!(bits(&fast), bits(&plain), "{t:?} {h:?} {bound:?}");
+            kinds[match bits(&fast) {
+                Some(Some(_)) => 0,
+                Some(None) => 1,
+                None => 2,
+            }] += 1;
+        }
+        // Answers, general-path cases and rejections all occurred.
+        assert!(kinds.iter().all(|&k| k > 5_000), "{kinds:?}");
+    }
+
+    #[test]
+    fn capsule_apart_candidates_give_the_five_candidates_distance() {
+        let mut rng = SmallRng::seed_from_u64(17);
+        let mut compared = 0;
+        for i in 0..100_000usize {
+            let t = triangle(&mut rng, i);
+            let (p0, mut p1) = (point(&mut rng, i.is_multiple_of(3)), point(&mut rng, i.is_multiple_of(3)));
+            if i % 7 == 2 {
+                // Parallel to a flat triangle's plane.
+                p1.z = p0.z;
+            }
+            let n = cross(t[1] - t[0], t[2] - t[0]).normalize_or_zero();
+            if n == DVec3::ZERO {
+                continue;
+            }
+            let (h0, h1) = (n.dot(p0 - t[0]), n.dot(p1 - t[0]));
+            // The segment crossing the triangle is `capsule`'s other case.
+            let crosses_plane = ((h0 <= 0.0 && h1 >= 0.0) || (h0 >= 0.0 && h1 <= 0.0)) && h0 != h1;
+            if crosses_plane && inside(t, n, p0 + (p1 - p0) * (h0 / (h0 - h1))) {
+                continue;
+            }
+            let (all, _, _) = closest(t, n, (p0, p1));
+            let scale = [t[0], t[1], t[2], p0, p1].iter().fold(0.0, |m: f64, p| m.max(p.abs().max_element()));
+            let (d2, on_t, on_s) = closest_apart(t, n, (p0, p1), (h0, h1), scale);
+            let ctx = || format!("{t:?} {p0:?} {p1:?}: {d2} vs {all}");
+            assert!((d2.sqrt() - all.sqrt()).abs() <= 1e-12, "{}", ctx());
+            assert!(((on_s - on_t).length_squared() - d2).abs() <= 1e-12, "{}", ctx());
+            // The points lie on their features: the segment's on the segment, the triangle's in the triangle.
+            let u = p1 - p0;
+            let along = if u == DVec3::ZERO { 0.0 } else { (on_s - p0).dot(u) / u.length_squared() };
+            assert!((p0 + u * along - on_s).length() <= 1e-12 && (-1e-12..=1.0 + 1e-12).contains(&along), "{}", ctx());
+            assert!(n.dot(on_t - t[0]).abs() <= 1e-12, "{}", ctx());
+            let slack = (0..3).map(|k| n.dot(cross(t[(k + 1) % 3] - t[k], on_t - t[k]))).fold(f64::INFINITY, f64::min);
+            assert!(slack >= -1e-12, "{}", ctx());
+            compared += 1;
+        }
+        assert!(compared > 50_000, "{compared}");
+    }
 }
