@@ -125,8 +125,8 @@ pub fn contacts<V, A, B>(
 /// query on average (one query in ten more than 155), a capsule 45.
 const PENDING: usize = 128;
 
-// A contact of the buffer or of a manifold is named by a byte while merging.
-const _: () = assert!(PENDING + MAX_CONTACTS <= 256);
+// A queued contact is named by a byte while merging (and so is a count of them).
+const _: () = assert!(PENDING <= 255);
 
 /// A contact waiting to be merged into the manifold `out[join]`.
 #[derive(Clone, Copy)]
@@ -229,39 +229,21 @@ impl<V: Vector> ContactQuery<'_, V> {
         let queued = &self.pending[..];
         for join in lo..=hi {
             let m = &mut self.out[join as usize];
-            // Which contacts make the manifold: below MAX_CONTACTS its points so far, above it the queued ones.
-            let mut picks = [0u8; MAX_CONTACTS + PENDING];
-            let mut k = 0;
-            for i in 0..m.len {
-                picks[k] = i as u8;
-                k += 1;
-            }
-            let mine = |i: usize| (MAX_CONTACTS + i) as u8;
+            // The manifold's points so far, then its queued ones, side by side (not zeroed: an `ArrayVec`).
+            let mut all = ArrayVec::<ContactPoint<V>, { MAX_CONTACTS + PENDING }>::new();
+            all.extend(m.points[..m.len].iter().copied());
             if span <= PENDING {
                 let g = (join - lo) as usize;
-                for &i in &order[starts[g] as usize..starts[g + 1] as usize] {
-                    picks[k] = mine(i as usize);
-                    k += 1;
-                }
+                all.extend(order[starts[g] as usize..starts[g + 1] as usize].iter().map(|&i| queued[i as usize].point));
             } else {
                 // Manifolds far apart in `out` (after many merges): found by a scan.
-                for (i, _) in queued.iter().enumerate().filter(|(_, q)| q.join == join) {
-                    picks[k] = mine(i);
-                    k += 1;
-                }
+                all.extend(queued.iter().filter(|q| q.join == join).map(|q| q.point));
             }
-            if k == m.len {
+            if all.len() == m.len {
                 continue;
             }
-            let old = m.points;
-            let at = |p: &u8| match p.checked_sub(MAX_CONTACTS as u8) {
-                None => &old[*p as usize],
-                Some(i) => &queued[i as usize].point,
-            };
-            let kept = reduce(&mut picks[..k], max, |p| at(p).depth, |p| at(p).point_a);
-            for (slot, p) in m.points.iter_mut().zip(&picks[..kept]) {
-                *slot = *at(p);
-            }
+            let kept = reduce(&mut all, max, |c| c.depth, |c| c.point_a);
+            m.points[..kept].copy_from_slice(&all[..kept]);
             m.len = kept;
         }
         self.pending.clear();
@@ -387,16 +369,18 @@ impl<V: Vector> PairQuery<V> for ContactQuery<'_, V> {
             // them after a step or two, before the exact distance and EPA; the leaves it keeps go on from the same
             // run (callgrind, box resting on the monastery: a separate bounded GJK before the query cost 17 % of
             // the instructions).
-            let Some(p) = leaf_penetration_within(c, pc, id, b, pb, bound, probe.as_ref()) else { return true };
+            // A box or a capsule on a triangle: the closed forms (penetration and manifold) on the triangle read once.
+            let closed_form = probe.as_ref().and_then(|probe| Some((probe, c.leaf_triangle(id)?)));
+            let Some(p) = leaf_penetration_within(c, pc, id, b, pb, bound, closed_form) else { return true };
             if p.distance > self.prediction {
                 return true;
             }
             let parts = (Some(id), None);
-            match (&probe, c.leaf_triangle(id)) {
+            match closed_form {
                 // A box or a capsule on a triangle: the manifold without the shapes' features (see
                 // `manifold::box_triangle`).
-                (Some(probe), Some(t)) => self.add_manifold(&probe.manifold(t, &p, self.prediction), parts),
-                _ => self.convex_manifold(&c.leaf(id), &leaf_world(c, pc, id), b, pb, parts, Some(&p)),
+                Some((probe, t)) => self.add_manifold(&probe.manifold(t, &p, self.prediction), parts),
+                None => self.convex_manifold(&c.leaf(id), &leaf_world(c, pc, id), b, pb, parts, Some(&p)),
             }
             true
         });
