@@ -6,7 +6,8 @@
 //! comes from an inactive ridge (an interior edge of a flat region) or a corner with no active ridge, it is a
 //! ghost, and the face's normal replaces it, with the separation measured along it. Manifolds whose normals agree
 //! (within [`MERGE_COS`]) are merged and reduced to four points (two in 2D): the deepest, the farthest from it, then
-//! the widest area. Each point keeps the leaves it came from and the id the convex manifold gave it, so
+//! the widest area — chosen among all the merged leaves' contacts at once (queued, and reduced when the query ends
+//! or, past 128 waiting, when the queue is full), not leaf by leaf. Each point keeps the leaves it came from and the id the convex manifold gave it, so
 //! `(part_a, part_b, id)` names a contact stably from frame to frame.
 
 use super::dispatch::{pair, PairQuery, Shape};
