@@ -20,6 +20,7 @@ mod casts;
 mod closed_forms;
 mod composite;
 mod composite_parry;
+mod contact_merge;
 mod dynamic_tree;
 mod layering;
 mod manifolds;

@@ -180,7 +180,15 @@ impl<V: Vector> TriMesh<V> {
     /// (same side) when the feature it comes from is an inactive ridge or a corner with no active ridge: the
     /// normal of a ghost contact. A point within a relative 1e-7 of a ridge counts as on it.
     pub(crate) fn correct_normal(&self, f: u32, point: V, normal: V) -> V {
-        correct_normal(&self.facet(f), self.topology.active[f as usize], point, normal)
+        let active = self.topology.active[f as usize];
+        // Bit k for ridge k: three edges in 3D, two corners in 2D.
+        let all = if V::DIM == 3 { 0b111 } else { 0b11 };
+        if active & all == all {
+            // Every ridge active: no feature of the facet is a ghost, whatever the point (a sharp edge of a building,
+            // a coarse mesh's every triangle).
+            return normal;
+        }
+        correct_normal(&self.facet(f), active, point, normal)
     }
 }
 

@@ -265,6 +265,12 @@ impl<'b, V: Vector> Clipping<'b, V> {
 
     /// Keeps the part inside the plane through `a` of outward unit normal `s` (the `plane`-th, for the ids).
     fn clip(&mut self, a: V, s: V, plane: usize) -> usize {
+        // Wholly inside (the usual case: a side plane of a large face), the polygon stays as it is: `clip_plane`
+        // would copy every point over unchanged (same heights, same test).
+        let slack = self.slack;
+        if self.points().iter().all(|q| s.dot(q.p - a) - slack <= V::Real::ZERO) {
+            return self.len;
+        }
         let [x, y] = &mut *self.bufs;
         let (src, dst) = if self.cur == 0 { (x, y) } else { (y, x) };
         self.len = clip_plane(&src[..self.len], self.closed, a, s, self.slack, plane, &mut dst[..]);

@@ -93,12 +93,14 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let probe = TriangleProbe::new(b, pb, pc);
-    leaf_penetration_within(c, pc, id, b, pb, None, probe.as_ref()).expect("no bound, no early stop")
+    let closed_form = probe.as_ref().zip(c.leaf_triangle(id));
+    leaf_penetration_within(c, pc, id, b, pb, None, closed_form).expect("no bound, no early stop")
 }
 
 /// [`leaf_penetration`], `None` as soon as GJK (or the closed form) proves the leaf farther from B than
-/// `max_distance` (when given). `probe` is B prepared for the closed form on triangles
-/// ([`TriangleProbe::new`], once per query), `None` when B has none.
+/// `max_distance` (when given). `closed_form` is B prepared for the closed form on triangles
+/// ([`TriangleProbe::new`], once per query) with the leaf's triangle, `None` when B has none or the leaf is no
+/// triangle (the caller reads the triangle, as it needs it again for the manifold).
 pub(crate) fn leaf_penetration_within<V, C, B>(
     c: &C,
     pc: &Iso<V>,
@@ -106,7 +108,7 @@ pub(crate) fn leaf_penetration_within<V, C, B>(
     b: &B,
     pb: &Iso<V>,
     max_distance: Option<V::Real>,
-    probe: Option<&TriangleProbe<V>>,
+    closed_form: Option<(&TriangleProbe<V>, [V; 3])>,
 ) -> Option<epa::Penetration<V>>
 where
     V: Vector,
@@ -115,15 +117,13 @@ where
 {
     // A box or a capsule on a mesh triangle: the closed form (see `analytic::triangle`) gives what GJK and EPA
     // would, without their loops.
-    let closed = match (probe, c.leaf_triangle(id)) {
-        (Some(probe), Some(t)) => probe.penetration(t, max_distance),
-        _ => TriangleContact::General,
+    let closed = match closed_form {
+        Some((probe, t)) => probe.penetration(t, max_distance),
+        None => TriangleContact::General,
     };
     if let TriangleContact::Farther = closed {
         return None;
     }
-    let leaf = c.leaf(id);
-    let lw = leaf_world(c, pc, id);
     // A facet inside a flat region: whatever normal EPA found, the checks below end on the face's normal (a
     // contact on the facet's interior has it already; on a ridge or corner, all inactive, it is replaced), so EPA
     // is not run. Callgrind, a box resting on the monastery: EPA was 46 % of the contact query.
@@ -132,7 +132,7 @@ where
         TriangleContact::Answer(p) => p,
         _ => {
             let options = crate::gjk::DistanceOptions { max_distance, ..crate::gjk::DistanceOptions::default() };
-            epa::penetration_within(&leaf, &lw, b, pb, &options, flat.is_none(), &mut ())?
+            epa::penetration_within(&c.leaf(id), &leaf_world(c, pc, id), b, pb, &options, flat.is_none(), &mut ())?
         }
     };
     // Only an overlap can be a ghost: a shape apart from the leaf has its true closest-point normal, and measuring
@@ -142,7 +142,9 @@ where
         return Some(p);
     }
     // Signed distance along a normal `n` (world): B's lowest point along n above the leaf's highest.
+    // (The leaf is built here only: the closed form's answer on an interior facet never needs it.)
     let along = |n: V| {
+        let (leaf, lw) = (c.leaf(id), leaf_world(c, pc, id));
         let on_leaf = lw.transform_point(support_full(&leaf, lw.inverse_transform_vector(n)));
         let on_b = pb.transform_point(support_full(b, pb.inverse_transform_vector(-n)));
         (n.dot(on_b - on_leaf), on_b)
