@@ -463,14 +463,14 @@ pub fn section(plan: &Plan) -> String {
             let _ = writeln!(
                 s,
                 "- Contact manifolds: the capsule and the box rest about 0.1–0.4 deep in the level's fine triangles, so \
-                 about 35 triangles touch per query (60–90 lie under its box). Per triangle ours runs one GJK, bounded \
-                 by the prediction distance (which drops the apart ones), then EPA when the cores overlap (the box; \
-                 skipped on a triangle inside a flat region, whose normal can only be the face's), the interior-edge \
-                 check and the general convex manifold clipper, in buffers zeroed once per query; parry runs a \
-                 dedicated cuboid–triangle SAT (and capsule–triangle) path. Ours merges the triangles' manifolds by \
-                 normal and reduces each to four points; parry returns one manifold per triangle. Where the time \
-                 goes: `report --profile scenes/box --who ours --calls 3` under `valgrind --tool=callgrind \
-                 --toggle-collect='*profiled_calls*'`.\n"
+                 about 35 triangles touch per query (60–90 lie under its box). Per triangle ours runs closed forms: a \
+                 separating-axis test (the box) or segment–triangle closest points (the capsule), bounded by the \
+                 prediction distance (which drops the apart ones), the interior-edge check where a ridge is \
+                 inactive, and a clip of the triangle against the box face or the core segment; parry runs a \
+                 dedicated cuboid–triangle SAT (and capsule–triangle) path. Ours merges the triangles' contacts by \
+                 normal and reduces each normal's points to four once, at the end of the query; parry returns one \
+                 manifold per triangle. Where the time goes: `report --profile scenes/box --who ours --calls 3` under \
+                 `valgrind --tool=callgrind --toggle-collect='*profiled_calls*'`.\n"
             );
         }
     }
