@@ -246,6 +246,6 @@ impl<V: Vector> Composite<V> for HeightField<V> {
         }
     }
     fn correct_normal(&self, id: u32, point: V, normal: V) -> V {
-        super::trimesh::correct_normal(&self.triangle(id), self.active_ridges(id as usize), point, normal)
+        super::trimesh::correct_normal(|| self.triangle(id), self.active_ridges(id as usize), point, normal)
     }
 }

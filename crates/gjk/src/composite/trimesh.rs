@@ -180,22 +180,22 @@ impl<V: Vector> TriMesh<V> {
     /// (same side) when the feature it comes from is an inactive ridge or a corner with no active ridge: the
     /// normal of a ghost contact. A point within a relative 1e-7 of a ridge counts as on it.
     pub(crate) fn correct_normal(&self, f: u32, point: V, normal: V) -> V {
-        let active = self.topology.active[f as usize];
-        // Bit k for ridge k: three edges in 3D, two corners in 2D.
-        let all = if V::DIM == 3 { 0b111 } else { 0b11 };
-        if active & all == all {
-            // Every ridge active: no feature of the facet is a ghost, whatever the point (a sharp edge of a building,
-            // a coarse mesh's every triangle).
-            return normal;
-        }
-        correct_normal(&self.facet(f), active, point, normal)
+        correct_normal(|| self.facet(f), self.topology.active[f as usize], point, normal)
     }
 }
 
 /// A contact normal on `facet` at `point` (a point of the facet), given the facet's active ridges (bit `k` for
 /// ridge `k`): the face's normal (same side) when the contact comes from an inactive ridge or a corner with no
-/// active ridge — a ghost contact — else `normal` unchanged.
-pub(crate) fn correct_normal<V: Vector>(facet: &Facet<V>, active: u8, point: V, normal: V) -> V {
+/// active ridge — a ghost contact — else `normal` unchanged. The facet is built only when one of its ridges is
+/// inactive: with every ridge active (a sharp edge of a building, a coarse mesh's every triangle) no feature can
+/// be a ghost, whatever the point.
+pub(crate) fn correct_normal<V: Vector>(facet: impl FnOnce() -> Facet<V>, active: u8, point: V, normal: V) -> V {
+    // Bit k for ridge k: three edges in 3D, two corners in 2D.
+    let all = if V::DIM == 3 { 0b111 } else { 0b11 };
+    if active & all == all {
+        return normal;
+    }
+    let facet = &facet();
     let Some(face) = facet.normal() else { return normal };
     let along = normal.dot(face);
     let signed = if along < V::Real::ZERO { -face } else { face };

@@ -208,7 +208,8 @@ impl<V: Vector> ContactQuery<'_, V> {
             self.pending.clear();
             return;
         }
-        // The queued contacts by manifold, in the order they came (a counting sort on the manifold's index).
+        // The queued contacts by manifold, in the order they came (a counting sort on the manifold's index; a scan
+        // of the queue per manifold was 1.7 % (box) and 2.9 % (capsule) more instructions on the monastery).
         let (lo, hi) = queued.iter().fold((first, first), |(lo, hi), q| (lo.min(q.join), hi.max(q.join)));
         let span = (hi - lo) as usize + 1;
         let mut order = [0u8; PENDING];

@@ -93,7 +93,7 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let probe = TriangleProbe::new(b, pb, pc);
-    let closed_form = probe.as_ref().zip(c.leaf_triangle(id));
+    let closed_form = probe.as_ref().and_then(|probe| Some((probe, c.leaf_triangle(id)?)));
     leaf_penetration_within(c, pc, id, b, pb, None, closed_form).expect("no bound, no early stop")
 }
 
