@@ -27,6 +27,7 @@ mod manifolds;
 mod nd_exact;
 mod nd_properties;
 mod nd_reference;
+mod newton_proposal;
 mod parry_diff;
 mod penetration;
 mod penetration_curved;

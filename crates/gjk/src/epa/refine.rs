@@ -23,6 +23,7 @@
 
 use arrayvec::ArrayVec;
 
+use crate::gjk::newton::{descend, negligible, newton_direction, tangents};
 use crate::gjk::DiffVertex;
 use crate::math::{Real, Vector};
 
@@ -63,32 +64,9 @@ pub(crate) struct Refined<V: Vector> {
     pub smooth: bool,
 }
 
-/// DIM − 1 unit vectors orthogonal to the unit `n` and to each other (Gram–Schmidt on the axes, those least
-/// aligned with n first).
-fn tangents<V: Vector>(n: V) -> ArrayVec<V, 2> {
-    let mut axes: ArrayVec<usize, 3> = (0..V::DIM).collect();
-    axes.sort_by(|&i, &j| n.get(i).abs().partial_cmp(&n.get(j).abs()).unwrap_or(core::cmp::Ordering::Equal));
-    let mut out = ArrayVec::<V, 2>::new();
-    for &i in &axes {
-        if out.len() == V::DIM - 1 {
-            break;
-        }
-        let mut t = V::axis(i) - n * n.get(i);
-        for &u in &out {
-            t -= u * t.dot(u);
-        }
-        let t = t.normalize_or_zero();
-        if t != V::zero() {
-            out.push(t);
-        }
-    }
-    out
-}
-
 /// Refines the unit direction `start` toward a local minimum of h(n) = n·s(n) (see the module docs).
 /// With `rings`, the rings of support points around the refined direction are added to the points handed back.
 pub(crate) fn refine<V: Vector>(support: &mut dyn FnMut(V) -> DiffVertex<V>, start: V, rings: bool) -> Refined<V> {
-    let zero = V::Real::ZERO;
     let delta = V::Real::EPSILON.sqrt();
     let mut eval = |n: V| {
         let s = support(n);
@@ -99,57 +77,14 @@ pub(crate) fn refine<V: Vector>(support: &mut dyn FnMut(V) -> DiffVertex<V>, sta
     let mut stencil = ArrayVec::<DiffVertex<V>, 4>::new();
     for _ in 0..MAX_NEWTON {
         let t = tangents(n);
-        if t.len() + 1 != V::DIM || !h.is_finite() {
-            break;
-        }
-        // Gradient: the tangential part of the support point.
-        let mut g = [zero; 2];
-        for (gi, ti) in g.iter_mut().zip(&t) {
-            *gi = s.w.dot(*ti);
-        }
-        // Second derivatives by central differences of s along each tangent.
         stencil.clear();
-        let mut ds = [V::zero(); 2];
-        for (i, ti) in t.iter().enumerate() {
-            let (_, plus) = eval(n + *ti * delta);
-            let (_, minus) = eval(n - *ti * delta);
-            ds[i] = (plus.w - minus.w) * (V::Real::ONE / (delta + delta));
-            stencil.push(plus);
-            stencil.push(minus);
-        }
-        let mut hess = [[zero; 2]; 2];
-        for i in 0..t.len() {
-            for j in 0..t.len() {
-                // Symmetrised: ∂s/∂n is symmetric, its difference quotients only to rounding.
-                hess[i][j] = (t[j].dot(ds[i]) + t[i].dot(ds[j])) * V::Real::HALF;
-            }
-            hess[i][i] -= h;
-        }
-        let step = newton_step(&hess, &g, t.len(), h.abs().max(s.w.max_abs()));
-        let size = step.iter().fold(zero, |m, x| m.max(x.abs()));
-        if !(size > V::Real::EPSILON) {
+        let Some(step) = newton_direction(&mut eval, n, h, &s, &t, &mut stencil) else { break };
+        if negligible(&step) {
             break;
         }
         // Halve the step until h goes down; give up (converged to rounding, or at a kink) when it never does.
-        let mut scale = V::Real::ONE;
-        let mut moved = false;
-        for _ in 0..MAX_HALVINGS {
-            let mut trial = n;
-            for (ti, x) in t.iter().zip(&step) {
-                trial += *ti * (*x * scale);
-            }
-            let trial = trial.normalize_or_zero();
-            let (ht, st) = eval(trial);
-            if ht < h {
-                (n, h, s) = (trial, ht, st);
-                moved = true;
-                break;
-            }
-            scale *= V::Real::HALF;
-        }
-        if !moved {
-            break;
-        }
+        let Some(next) = descend(&mut eval, n, h, &t, &step, MAX_HALVINGS) else { break };
+        (n, h, s) = next;
         stencil.clear();
     }
     if stencil.is_empty() {
@@ -189,39 +124,4 @@ pub(crate) fn refine<V: Vector>(support: &mut dyn FnMut(V) -> DiffVertex<V>, sta
     let lateral = (s.w - n * n.dot(s.w)).length();
     let smooth = lateral <= delta * s.w.max_abs().max(h.abs());
     Refined { direction: n, upper, upper_dir, points, smooth }
-}
-
-/// The Newton step x solving H x = −g on the first `k` coordinates, with H's eigenvalues raised to at least
-/// 1e-3·`size` so that a flat direction (a circle of minimisers) or a concave one moves by a bounded amount
-/// instead of an unbounded one.
-///
-/// Solved in f64 whatever the precision: in f32 the compiler packed these pairs of numbers into 4-wide registers
-/// whose two unused lanes held stray subnormal bits, and each product on them took a microcode assist (a trap on
-/// the SSE denormal-operand flag counted 512 in 1,600 f32 queries, all here); pairs of f64 fill the register.
-fn newton_step<R: Real>(hess: &[[R; 2]; 2], g: &[R; 2], k: usize, size: R) -> [R; 2] {
-    let hess = hess.map(|row| row.map(|x| x.to_f64()));
-    newton_step_f64(&hess, &g.map(|x| x.to_f64()), k, size.to_f64()).map(R::from_f64)
-}
-
-/// [`newton_step`] in f64.
-fn newton_step_f64(hess: &[[f64; 2]; 2], g: &[f64; 2], k: usize, size: f64) -> [f64; 2] {
-    let floor = 1e-3 * size;
-    if k == 1 {
-        return [-g[0] / hess[0][0].max(floor), 0.0];
-    }
-    // Eigen-decomposition of the symmetric 2×2 [[a, b], [b, c]].
-    let (a, b, c) = (hess[0][0], hess[0][1], hess[1][1]);
-    let mean = (a + c) * 0.5;
-    let half_diff = (a - c) * 0.5;
-    let root = Real::sqrt(half_diff * half_diff + b * b);
-    let (l1, l2) = (mean + root, mean - root);
-    // Eigenvector of l1: (b, l1 − a) or (l1 − c, b), whichever is longer; l2's is its perpendicular.
-    let (v1, v2) = ((b, l1 - a), (l1 - c, b));
-    let (ex, ey) = if v1.0 * v1.0 + v1.1 * v1.1 >= v2.0 * v2.0 + v2.1 * v2.1 { v1 } else { v2 };
-    let len = Real::sqrt(ex * ex + ey * ey);
-    let (ex, ey) = if len > 0.0 { (ex / len, ey / len) } else { (1.0, 0.0) };
-    // x = −Σ (e·g / λ) e over the two eigenvectors e1 = (ex, ey), e2 = (−ey, ex).
-    let (g1, g2) = (ex * g[0] + ey * g[1], -ey * g[0] + ex * g[1]);
-    let (c1, c2) = (-g1 / l1.max(floor), -g2 / l2.max(floor));
-    [c1 * ex - c2 * ey, c1 * ey + c2 * ex]
 }

@@ -7,6 +7,7 @@
 //! world as accurately as in the pair frame, and no rotation enters their answer (`analytic`).
 
 mod cache;
+pub(crate) mod newton;
 mod pair;
 pub(crate) mod run;
 mod sat;

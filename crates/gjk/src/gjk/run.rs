@@ -5,6 +5,7 @@
 //! bound on the distance and |v| an upper bound; their difference, the duality gap, is what termination
 //! measures.
 
+use super::newton;
 use super::pair::{DiffVertex, Pair};
 use super::simplex::Simplex;
 use super::walk::{self, Walk};
@@ -196,6 +197,8 @@ where
     let polygons = pair.polygons();
     // The direction of the step before (zero: none yet).
     let mut last_dir = V::zero();
+    // A pair with a curved part: Newton's method may propose its nearest point, once (see `newton`).
+    let mut may_propose = !(pair.a.polyhedral() && pair.b.polyhedral());
     let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
         simplex,
         v,
@@ -237,6 +240,27 @@ where
         let scale = scale.max(w.w.max_abs());
         let noise = gap_noise(vlen, scale);
         let converged = gap <= params.rel_tol * v2 + noise;
+        // Only a pair proven apart beyond the touching band: its verdict is settled, and the proposal changes nothing
+        // but how soon the distance is found.
+        if may_propose
+            && !converged
+            && newton::worth_proposing(gap, v2, lower, params.stop_below + touch_distance(scale))
+        {
+            may_propose = false;
+            if let Some((point, plane)) = newton::propose(pair, -v * (V::Real::ONE / vlen), params.rel_tol, noise) {
+                // The point and its plane meet to the tolerance: the nearer of it and v is the answer.
+                lower = lower.max(plane);
+                if point.w.length_squared() < v2 {
+                    (simplex, v) = (Simplex::new(point), point.w);
+                }
+                if params.stop_above.is_some_and(|above| lower > above) {
+                    report(observer, &simplex, v, Decision::Separated);
+                    return finish(simplex, v, lower, Outcome::Separated, Status::Converged, iterations);
+                }
+                report(observer, &simplex, v, Decision::Converged);
+                return finish(simplex, v, lower, Outcome::Closest, Status::Converged, iterations);
+            }
+        }
         // A repeated vertex (or convergence) ends the run; else the step below, unless it makes no progress.
         let repeated = converged || simplex.contains(w.w);
         if !repeated {
