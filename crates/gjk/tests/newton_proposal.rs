@@ -52,7 +52,7 @@ fn h<V: Space3>(shape: &dyn SupportMap<V>, pose: &Iso<V>, d: V) -> f64 {
 }
 
 /// Every answer of a curved pair apart by an exact gap, against the placement and the plain loop.
-fn agrees_with_the_plain_loop<V: Space3>(seed: u64, tolerance: f64) {
+fn agrees_with_the_plain_loop<V: Space3>(seed: u64, tolerance: f64, proposes: bool) {
     let mut rng = rng(seed);
     let (mut checked, mut proposed) = (0, 0);
     for case in 0..1500 {
@@ -98,19 +98,24 @@ fn agrees_with_the_plain_loop<V: Space3>(seed: u64, tolerance: f64) {
     }
     println!("{}: {checked} converged pairs, {proposed} in fewer steps than the plain loop", V::NAME);
     assert!(checked >= 500, "too few pairs checked: {checked}");
-    assert!(proposed * 4 >= checked, "the proposal must shorten many runs: {proposed} of {checked}");
+    if proposes {
+        assert!(proposed * 4 >= checked, "the proposal must shorten many runs: {proposed} of {checked}");
+    } else {
+        assert_eq!(proposed, 0, "no proposal at this tolerance: every run is the plain loop's");
+    }
 }
 
 #[test]
 fn curved_pairs_apart_match_the_exact_gap_and_the_plain_loop_f64() {
-    agrees_with_the_plain_loop::<DVec3>(901, 1e-9);
+    agrees_with_the_plain_loop::<DVec3>(901, 1e-9, true);
 }
 
 /// f32: the distance to f32's own tolerance (GJK's default relative tolerance there is ~1e-5 of the distance, and
-/// the witnesses carry f32 rounding of the size).
+/// the witnesses carry f32 rounding of the size). At that tolerance no proposal is made (Frank–Wolfe's tail is short
+/// there: see `PROPOSE_TOLERANCE`), so every run is the plain loop's.
 #[test]
 fn curved_pairs_apart_match_the_exact_gap_and_the_plain_loop_f32() {
-    agrees_with_the_plain_loop::<gjk::math::Vec3>(902, 1e-4);
+    agrees_with_the_plain_loop::<gjk::math::Vec3>(902, 1e-4, false);
 }
 
 /// Two ellipsoids apart by 0.03–3 of their size: the proposal ends the run in a few steps (the plain loop, Frank–

@@ -197,8 +197,8 @@ where
     let polygons = pair.polygons();
     // The direction of the step before (zero: none yet).
     let mut last_dir = V::zero();
-    // A pair with a curved part: Newton's method may propose its nearest point, once (see `newton`).
-    let mut may_propose = !(pair.a.polyhedral() && pair.b.polyhedral());
+    // Newton's method may propose the nearest point of a pair with a curved part, once (see `newton`).
+    let mut may_propose = true;
     let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
         simplex,
         v,
@@ -240,14 +240,17 @@ where
         let scale = scale.max(w.w.max_abs());
         let noise = gap_noise(vlen, scale);
         let converged = gap <= params.rel_tol * v2 + noise;
-        // Only a pair proven apart beyond the touching band: its verdict is settled, and the proposal changes nothing
-        // but how soon the distance is found.
+        // Only a pair proven apart beyond the touching band, and with a curved part: its verdict is settled, and the
+        // proposal changes nothing but how soon the distance is found.
         if may_propose
             && !converged
-            && newton::worth_proposing(gap, v2, lower, params.stop_below + touch_distance(scale))
+            && newton::worth_proposing(params.rel_tol, gap, v2, lower, params.stop_below + touch_distance(scale))
         {
             may_propose = false;
-            if let Some((point, plane)) = newton::propose(pair, -v * (V::Real::ONE / vlen), params.rel_tol, noise) {
+            let curved = !(pair.a.polyhedral() && pair.b.polyhedral());
+            let proposal =
+                if curved { newton::propose(pair, -v * (V::Real::ONE / vlen), params.rel_tol, noise) } else { None };
+            if let Some((point, plane)) = proposal {
                 // The point and its plane meet to the tolerance: the nearer of it and v is the answer.
                 lower = lower.max(plane);
                 if point.w.length_squared() < v2 {
