@@ -143,3 +143,51 @@ fn smooth_pairs_take_a_few_steps() {
     println!("iterations: proposed {ours}, plain loop {plain_steps}");
     assert!(ours * 3 <= plain_steps, "proposed runs took {ours} steps, the plain loop {plain_steps}");
 }
+
+/// 2D, f64: an ellipse against any 2D family (one tangent direction: Newton's step is a division), apart by an exact
+/// gap; the same checks as in 3D.
+#[test]
+fn ellipses_apart_match_the_exact_gap_and_the_plain_loop_2d() {
+    use crate::common::pairs::{build2, spec2};
+    use crate::common::unit2;
+    use gjk::math::{DVec2, Rot2};
+    let mut rng = rng(904);
+    let (mut checked, mut shorter) = (0, 0);
+    for case in 0..1500 {
+        let size = 10f64.powf(uniform(&mut rng, -2.0, 1.0));
+        let ellipse =
+            Spec::Ellipsoid(DVec2::new(log_uniform(&mut rng, 0.2, 1.0), log_uniform(&mut rng, 0.2, 1.0)) * size);
+        let other = spec2(&mut rng, size);
+        let (sa, sb) = if rng.gen_bool(0.5) { (ellipse, other) } else { (other, ellipse) };
+        let offset = [0.0, 10.0, 1e3, 1e4][rng.gen_range(0..4)];
+        let gap = size * [1e-6, 1e-4, 1e-2, 0.3, 1.0, 10.0][rng.gen_range(0..6)];
+        if !resolved::<f64>(gap, size, offset) {
+            continue;
+        }
+        let pa = Iso::new(Rot2::from_angle(uniform(&mut rng, -3.2, 3.2)), unit2(&mut rng) * offset);
+        let rot_b = Rot2::from_angle(uniform(&mut rng, -3.2, 3.2));
+        let (a, b) = (build2::<DVec2>(&sa), build2::<DVec2>(&sb));
+        let pb = Iso::new(rot_b, Placement::Apart(gap).place(&*a, &pa, &*b, rot_b, unit2(&mut rng)));
+        let what = format!("case {case}: {sa:?} vs {sb:?}, gap {gap:e}, offset {offset:e}");
+        let d = distance(&*a, &pa, &*b, &pb);
+        let plain = distance(&Plain(&*a), &pa, &Plain(&*b), &pb);
+        let placed = 1024.0 * f64::EPSILON * (size + offset);
+        assert!(!d.intersecting, "{what}: {d:?}");
+        assert!((d.distance - gap).abs() <= d.error_bound + placed + 1e-9 * size, "{what}: {d:?}");
+        let both = d.error_bound + plain.error_bound + placed;
+        assert!((d.distance - plain.distance).abs() <= both, "{what}: {d:?}\nplain loop {plain:?}");
+        let slack = d.error_bound + placed + 1e-9 * size;
+        let h = |s: &dyn SupportMap<DVec2>, pose: &Iso<DVec2>, n: DVec2| {
+            pose.transform_point(s.support(pose.inverse_transform_vector(n))).dot(n) + s.radius()
+        };
+        let (on_a, on_b) =
+            (h(&*a, &pa, d.normal) - d.point_a.dot(d.normal), h(&*b, &pb, -d.normal) + d.point_b.dot(d.normal));
+        assert!(on_a.abs() <= slack && on_b.abs() <= slack, "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
+        if d.status == Status::Converged && plain.status == Status::Converged {
+            checked += 1;
+            shorter += usize::from(d.iterations < plain.iterations);
+        }
+    }
+    println!("2D: {checked} converged pairs, {shorter} in fewer steps than the plain loop");
+    assert!(checked >= 500 && shorter * 4 >= checked, "{shorter} of {checked} shortened");
+}
