@@ -1,15 +1,16 @@
 //! Two boxes in 3D are answered from their separating axes when the axes prove the answer (`gjk/boxes.rs`):
 //! `distance` (closest points apart, a common point overlapping) and `penetration` (closest points apart, the
-//! deepest points overlapping), with nobody observing. An observed query runs GJK (and EPA) as before, which makes
-//! it the reference here: a query that did not take the shortcut must be bit for bit the observed one, and one
-//! that did must agree with it within both error bounds and mean the same (status converged, error bound within
-//! the tolerance, points on the boxes, `point_b − point_a = distance · normal`, normal from A toward B). Apart
-//! poses are also checked against brute force (the hull of the 64 vertex differences). Scenarios: anywhere nearby,
+//! deepest points overlapping). The same boxes behind `common::Opaque` (no box hook) run GJK (and EPA) as before,
+//! which makes them the reference here: a query that did not take the shortcut must be bit for bit the general
+//! one, and one that did must agree with it within both error bounds and mean the same (status converged, error
+//! bound within the tolerance, points on the boxes, `point_b − point_a = distance · normal`, normal from A toward
+//! B), observed or not (an observer sees no step). Apart poses are also checked against brute force (the hull of
+//! the 64 vertex differences). Scenarios: anywhere nearby,
 //! a corner on a face, edge on edge, corner on corner, faces flush (features parallel to the axis), along a random
 //! direction, a shared centre; gaps from 1 to ±1e-12 of the size and 0; boxes from cubes to slabs 1e-3 thin; at
 //! the origin and at ±1e5; f32 and f64.
 
-use crate::common::{self, brute_distance3, differences, log_uniform, rng, uniform, unit3, unit_quat, Space3};
+use crate::common::{self, brute_distance3, differences, log_uniform, rng, uniform, unit3, unit_quat, Opaque, Space3};
 use gjk::math::{DQuat, DVec3, Iso, Real, Vector};
 use gjk::shape::Cuboid;
 use gjk::trace::Step;
@@ -106,13 +107,17 @@ fn check<V: Space3>(ha: DVec3, pa: &Iso<V>, hb: DVec3, pb: &Iso<V>, counts: &mut
     let scale = ha.max_element() + hb.max_element() + rel.translation.to64().abs().max_element();
     let tol = 64.0 * eps * scale;
     let world = tol + 8.0 * eps * pa.translation.to64().abs().max_element();
-    let observe = &mut |_: &Step<V>| {};
     let ctx = format!("{} ha {ha:?} hb {hb:?} pa {pa:?} pb {pb:?}", V::NAME);
+    let (oa, ob) = (Opaque(&a), Opaque(&b));
 
     let fast = distance(&a, pa, &b, pb);
-    let slow = distance_with(&a, pa, &b, pb, &Default::default(), None, observe);
+    let slow = distance(&oa, pa, &ob, pb);
     let (fw, wit) = distance_with_witnesses(&a, pa, &b, pb, &Default::default());
     assert_eq!(fw, fast, "witness query answers as the plain one: {ctx}");
+    let mut steps = 0;
+    let watched = distance_with(&a, pa, &b, pb, &Default::default(), None, &mut |_: &Step<V>| steps += 1);
+    assert_eq!(watched, fast, "observed as unobserved: {ctx}");
+    assert!(fast.iterations > 0 || steps == 0, "no step runs: {ctx}");
     if fast.iterations > 0 {
         assert_eq!(fast, slow, "left to GJK, the same run: {ctx}");
         counts.general += 1;
@@ -141,11 +146,15 @@ fn check<V: Space3>(ha: DVec3, pa: &Iso<V>, hb: DVec3, pb: &Iso<V>, counts: &mut
     }
 
     let fp = penetration(&a, pa, &b, pb);
-    let sp = penetration_with(&a, pa, &b, pb, &Default::default(), observe);
+    let sp = penetration(&oa, pa, &ob, pb);
+    let mut steps = 0;
+    let watched = penetration_with(&a, pa, &b, pb, &Default::default(), &mut |_: &Step<V>| steps += 1);
+    assert_eq!(watched, fp, "observed as unobserved: {ctx}");
     if fp.iterations > 0 {
         assert_eq!(fp, sp, "left to GJK and EPA, the same run: {ctx}");
         return;
     }
+    assert_eq!(steps, 0, "no step runs: {ctx}");
     assert_eq!(fp.status, Status::Converged, "{ctx}");
     let (d, dslow) = (fp.distance.to_f64(), sp.distance.to_f64());
     let bounds = fp.error_bound.to_f64() + sp.error_bound.to_f64();
@@ -181,7 +190,7 @@ fn corner_signs(k: usize) -> DVec3 {
     DVec3::from_fn(|i| if (k >> i) & 1 == 1 { 1.0 } else { -1.0 })
 }
 
-/// A distance answered by the shortcut against the observed run's (`slow`).
+/// A distance answered by the shortcut against the general run's (`slow`).
 fn check_distance<V: Space3>(
     fast: &Distance<V>,
     slow: &Distance<V>,

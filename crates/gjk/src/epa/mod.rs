@@ -191,11 +191,10 @@ where
     // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching (or, given a
     // bound, at a proven gap beyond it).
     let params = Params::new(options, V::Real::ZERO, options.max_distance.map(|m| m + ra + rb));
-    // Two boxes whose separating axes prove the answer, with nobody observing (see `gjk::boxes`).
-    if !O::ENABLED {
-        if let Some(answer) = boxes(&pair, &params) {
-            return answer.map(|p| p.in_world(pose_a));
-        }
+    // Two boxes whose separating axes prove the answer, observed or not: no GJK or EPA step runs (see
+    // `gjk::boxes`), as for the closed forms above.
+    if let Some(answer) = boxes(&pair, &params) {
+        return answer.map(|p| p.in_world(pose_a));
     }
     let core = crate::gjk::solve(&mut pair, None, &params, observer, pose_a);
     if core.outcome == Outcome::Separated {

@@ -14,9 +14,9 @@
 //! features of that axis give a point common to both boxes (for `distance`) or the deepest points (for the
 //! penetration query), each checked to lie on the boxes. Anything unproven (a feature parallel to the axis, so
 //! that the one chosen may not be the nearest; boxes touching to within rounding) answers `None`, and GJK (and
-//! EPA) run as before. Only unobserved queries take this path: an observed one runs the loop to report its steps
-//! (the same answer within both error bounds). Measurements and the rounding pitfalls met: ARCHITECTURE.md ("Two
-//! boxes in 3D").
+//! EPA) run as before. Observed queries take this path too, as the closed forms of `analytic` (no step runs, so
+//! the observer sees none, and an observed query answers what an unobserved one does). Measurements and the
+//! rounding pitfalls met: ARCHITECTURE.md ("Two boxes in 3D").
 //!
 //! [`Cuboid`]: crate::shape::Cuboid
 
@@ -87,6 +87,12 @@ fn sub<R: Real>(u: [R; 3], v: [R; 3]) -> [R; 3] {
 #[inline(always)]
 fn clamp<R: Real>(x: R, h: R) -> R {
     x.max(-h).min(h)
+}
+
+/// The middle of the overlap of [centre − width, centre + width] with [−h, h], clamped to the latter.
+#[inline(always)]
+fn middle<R: Real>(centre: R, width: R, h: R) -> R {
+    clamp(((centre - width).max(-h) + (centre + width).min(h)) * R::HALF, h)
 }
 
 /// The box of half-extents `ha` at the identity and the box of half-extents `hb` at B's pose in A's frame, with
@@ -197,23 +203,28 @@ impl<R: Real> Boxes<R> {
 
     /// B's corner deepest toward A along A's face normal eᵢ (B's support along −σeᵢ, σ the side B is on). Along
     /// an edge of B parallel to the face (cₖ[i] = 0, boxes resting on each other) every point of it is as deep:
-    /// the one nearest A's centre, so that it lies over A's face when any does.
+    /// the middle of its stretch over A's face (the middle of the contact, as EPA finds it), or the end nearest it.
     #[inline(always)]
     fn corner_of_b(&self, i: usize) -> [R; 3] {
         let s = signed(R::ONE, self.t[i]);
         self.place(each3(|k| match self.c[k][i] {
-            ck if ck == R::ZERO => clamp(-dot(self.c[k], self.t), self.hb[k]),
+            // A's face along cₖ, in B's coordinate k: centred at −cₖ·t, half as wide as A along cₖ.
+            ck if ck == R::ZERO => middle(-dot(self.c[k], self.t), dot(self.ha, self.ac[k]), self.hb[k]),
             ck => signed(self.hb[k], -s * ck),
         }))
     }
 
     /// A's corner deepest toward B along B's face normal cₗ, and its coordinates in B's frame (along an edge of A
-    /// parallel to the face, the point nearest B's centre).
+    /// parallel to the face, the middle of its stretch over B's face).
     #[inline(always)]
     fn corner_of_a(&self, l: usize) -> ([R; 3], [R; 3]) {
         let s = signed(R::ONE, dot(self.c[l], self.t));
+        let (hb, ac) = (self.hb, &self.ac);
         let a = each3(|m| match self.c[l][m] {
-            cl if cl == R::ZERO => clamp(self.t[m], self.ha[m]),
+            // B's face along eₘ: centred at tₘ, half as wide as B along eₘ.
+            cl if cl == R::ZERO => {
+                middle(self.t[m], hb[0] * ac[0][m] + hb[1] * ac[1][m] + hb[2] * ac[2][m], self.ha[m])
+            }
             cl => signed(self.ha[m], s * cl),
         });
         let r = sub(a, self.t);

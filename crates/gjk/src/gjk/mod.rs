@@ -230,10 +230,9 @@ where
             return finish_points(&run, ra, rb, pose_a);
         }
     }
-    // Two boxes whose separating axes prove the answer, with nobody observing (an observed query runs the loop and
-    // reports its steps; its answer is the same within both error bounds).
-    let closed = if O::ENABLED { None } else { boxes_closed(&pair, &params, true) };
-    let core = match (closed, cache) {
+    // Two boxes whose separating axes prove the answer, observed or not (no GJK step runs, as for the closed
+    // forms above: an observed query answers what an unobserved one does).
+    let core = match (boxes_closed(&pair, &params, true), cache) {
         (Some(core), cache) => {
             if let Some(cache) = cache {
                 cache.store(&core.simplex, cache.hint_a, cache.hint_b);
