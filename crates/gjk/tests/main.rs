@@ -10,6 +10,7 @@ mod common;
 mod analytic_pairs;
 mod bad_input;
 mod ball_intersects;
+mod box_closed;
 mod box_sat;
 mod broadphase;
 mod brute_force;

@@ -191,6 +191,11 @@ where
     // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching (or, given a
     // bound, at a proven gap beyond it).
     let params = Params::new(options, V::Real::ZERO, options.max_distance.map(|m| m + ra + rb));
+    // Two boxes whose separating axes prove the answer, observed or not: no GJK or EPA step runs (see
+    // `gjk::boxes`), as for the closed forms above.
+    if let Some(answer) = boxes(&pair, &params) {
+        return answer.map(|p| p.in_world(pose_a));
+    }
     let core = crate::gjk::solve(&mut pair, None, &params, observer, pose_a);
     if core.outcome == Outcome::Separated {
         return None;
@@ -238,6 +243,45 @@ where
         }
     };
     Some(local.in_world(pose_a))
+}
+
+/// Two boxes in 3D (pair frame) whose separating axes prove the answer: apart, the closest points GJK would
+/// converge to (`Some(None)` past `max_distance`, as GJK's give-up); overlapping by more than rounding, the axis of
+/// least overlap with the deepest points on it, exact (error bound 0, as a closed form). `None` otherwise.
+#[inline(always)]
+fn boxes<V, A, B>(pair: &Pair<'_, V, A, B>, params: &Params<V::Real>) -> Option<Option<Penetration<V>>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if V::DIM != 3 || params.max_iterations == 0 {
+        return None;
+    }
+    let (ha, hb) = (pair.a.cuboid_half_extents()?, pair.b.cuboid_half_extents()?);
+    let boxes = crate::gjk::boxes::Boxes::new(ha, hb, &pair.rel)?;
+    if let Some(found) = boxes.apart::<V>(params.rel_tol) {
+        if params.stop_above.is_some_and(|above| found.lower > above) {
+            return Some(None);
+        }
+        // As the general path builds it from a converged run on these points (no radii: boxes have none).
+        let v = found.v;
+        let vlen = v.length();
+        let zero = V::Real::ZERO;
+        return Some(Some(Penetration {
+            intersecting: false,
+            distance: vlen,
+            depth: zero,
+            normal: -v * (V::Real::ONE / vlen),
+            point_a: found.a,
+            point_b: found.b,
+            iterations: 0,
+            status: Status::Converged,
+            error_bound: (vlen - found.lower).max(zero),
+        }));
+    }
+    let d = boxes.depth::<V>()?;
+    Some(Some(Penetration::closed_form(d.distance, V::Real::ZERO, d.normal, d.a, d.b)))
 }
 
 impl<V: Vector> Penetration<V> {

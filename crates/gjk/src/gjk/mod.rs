@@ -6,6 +6,7 @@
 //! end, which is exact. Two balls are the exception: their centres are the poses' translations, subtracted in the
 //! world as accurately as in the pair frame, and no rotation enters their answer (`analytic`).
 
+pub(crate) mod boxes;
 mod cache;
 pub(crate) mod newton;
 mod pair;
@@ -114,7 +115,8 @@ pub struct WitnessSimplex<V: Vector> {
 /// closest point (a ball's centre, a capsule's point on its segment) and the same sum over `points_b` is B's; when
 /// the cores intersect both sums are the common point. A support point of a polytope, box, segment or triangle is
 /// one of its vertices, so for those shapes the points are vertices placed by the pose (except the one closest
-/// point of the closed forms, a point core against a box or a segment core).
+/// point of the closed forms, a point core against a box or a segment core, and the one pair of points of two boxes
+/// in 3D answered from their separating axes: the closest points, or a point common to both).
 ///
 /// ```
 /// use gjk::math::{DVec2, Iso};
@@ -229,7 +231,17 @@ where
             return finish_points(&run, ra, rb, pose_a);
         }
     }
-    let core = solve(&mut pair, cache, &params, observer, pose_a);
+    // Two boxes whose separating axes prove the answer, observed or not (no GJK step runs, as for the closed
+    // forms above: an observed query answers what an unobserved one does).
+    let core = match (boxes_closed(&pair, &params, true), cache) {
+        (Some(core), cache) => {
+            if let Some(cache) = cache {
+                cache.store(&core.simplex, cache.hint_a, cache.hint_b);
+            }
+            core
+        }
+        (None, cache) => solve(&mut pair, cache, &params, observer, pose_a),
+    };
     // Above the bound by no more than rounding: measured in full, as `intersection` re-decides there.
     let again = params.stop_above.and_then(|above| rerun_near_touching(&core, &pair, above, options, ra + rb, pose_a));
     finish_distance(again.as_ref().unwrap_or(&core), ra, rb, pose_a)
@@ -262,7 +274,7 @@ where
     if let Some(run) = run::run_points(&pair, &params) {
         return (finish_points(&run, ra, rb, pose_a), Witnesses::new(&[run.vertex], pose_a));
     }
-    let core = solve(&mut pair, None, &params, &mut (), pose_a);
+    let core = boxes_closed(&pair, &params, true).unwrap_or_else(|| solve(&mut pair, None, &params, &mut (), pose_a));
     (finish_distance(&core, ra, rb, pose_a), Witnesses::new(core.simplex.vertices(), pose_a))
 }
 
@@ -478,6 +490,52 @@ where
             run(pair, start, params, observer, pose_a)
         }
     }
+}
+
+/// Two boxes in 3D whose separating axes prove the answer (see `boxes`): the run's result as the loop would end
+/// it, without the loop (no iteration, one vertex of A − B, weight 1). Apart, converged on the closest points, or
+/// past `stop_above` the loop's "separated" on the best axis's plane; overlapping by more than rounding (only when
+/// `overlap` is asked: EPA needs the loop's simplex), intersecting at a point common to both. `None` for other
+/// pairs, for boxes touching to within rounding, and whenever the axes prove nothing (GJK runs).
+#[inline(always)]
+pub(crate) fn boxes_closed<V, A, B>(
+    pair: &Pair<'_, V, A, B>,
+    params: &Params<V::Real>,
+    overlap: bool,
+) -> Option<CoreResult<V>>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if V::DIM != 3 || params.max_iterations == 0 {
+        return None;
+    }
+    let (ha, hb) = (pair.a.cuboid_half_extents()?, pair.b.cuboid_half_extents()?);
+    let boxes = boxes::Boxes::new(ha, hb, &pair.rel)?;
+    let core = |vertex: DiffVertex<V>, lower, outcome| CoreResult {
+        simplex: simplex::Simplex::new(vertex),
+        v: vertex.w,
+        lower,
+        outcome,
+        status: Status::Converged,
+        iterations: 0,
+        touch: run::touch_distance(vertex.w.max_abs()),
+    };
+    if let Some(found) = boxes.apart::<V>(params.rel_tol) {
+        let w = found.v;
+        // The direction that finds this vertex as a support point of A − B: from A toward B.
+        let vertex = DiffVertex { w, a: found.a, b: found.b, dir: -w };
+        let above = params.stop_above.is_some_and(|above| found.lower > above);
+        return Some(core(vertex, found.lower, if above { Outcome::Separated } else { Outcome::Closest }));
+    }
+    if !overlap {
+        return None;
+    }
+    let p = boxes.common::<V>()?;
+    // w = p − p = 0; its direction for a warm start: from A's centre toward B's.
+    let vertex = DiffVertex { w: V::zero(), a: p, b: p, dir: pair.rel.translation };
+    Some(core(vertex, V::Real::ZERO, Outcome::Intersecting))
 }
 
 /// Turns the core result into the user's answer: adds the radii, moves everything to the world.
