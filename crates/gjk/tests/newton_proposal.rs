@@ -45,10 +45,9 @@ fn curved(rng: &mut rand::rngs::SmallRng, size: f64) -> Spec<DVec3> {
 }
 
 /// The support value of `shape` at `pose` along the world direction `d` (its whole shape, radius included).
-fn h<V: Space3>(shape: &dyn SupportMap<V>, pose: &Iso<V>, d: V) -> f64 {
-    let local = pose.inverse_transform_vector(d);
-    let core = pose.transform_point(shape.support(local));
-    core.to64().dot(d.to64()) + shape.radius().to_f64()
+fn h<V: Vector>(shape: &dyn SupportMap<V>, pose: &Iso<V>, d: V) -> f64 {
+    let core = pose.transform_point(shape.support(pose.inverse_transform_vector(d)));
+    (core.dot(d) + shape.radius()).to_f64()
 }
 
 /// Every answer of a curved pair apart by an exact gap, against the placement and the plain loop.
@@ -90,8 +89,8 @@ fn agrees_with_the_plain_loop<V: Space3>(seed: u64, tolerance: f64, proposes: bo
         // the distance), and apart by the distance along the normal.
         let n = d.normal;
         let slack = bound + placed + tolerance * size;
-        let on_a = h(&*a, &pa, n) - d.point_a.to64().dot(n.to64());
-        let on_b = h(&*b, &pb, -n) + d.point_b.to64().dot(n.to64());
+        let on_a = h(&*a, &pa, n) - d.point_a.dot(n).to_f64();
+        let on_b = h(&*b, &pb, -n) + d.point_b.dot(n).to_f64();
         assert!(on_a.abs() <= slack && on_b.abs() <= slack, "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
         let apart = (d.point_b - d.point_a).to64() - n.to64() * dist;
         assert!(apart.length() <= slack, "{what}: points not paired along the normal by {:e}; {d:?}", apart.length());
@@ -177,9 +176,6 @@ fn ellipses_apart_match_the_exact_gap_and_the_plain_loop_2d() {
         let both = d.error_bound + plain.error_bound + placed;
         assert!((d.distance - plain.distance).abs() <= both, "{what}: {d:?}\nplain loop {plain:?}");
         let slack = d.error_bound + placed + 1e-9 * size;
-        let h = |s: &dyn SupportMap<DVec2>, pose: &Iso<DVec2>, n: DVec2| {
-            pose.transform_point(s.support(pose.inverse_transform_vector(n))).dot(n) + s.radius()
-        };
         let (on_a, on_b) =
             (h(&*a, &pa, d.normal) - d.point_a.dot(d.normal), h(&*b, &pb, -d.normal) + d.point_b.dot(d.normal));
         assert!(on_a.abs() <= slack && on_b.abs() <= slack, "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
