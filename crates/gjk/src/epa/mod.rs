@@ -255,11 +255,7 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    if V::DIM != 3 || params.max_iterations == 0 {
-        return None;
-    }
-    let (ha, hb) = (pair.a.cuboid_half_extents()?, pair.b.cuboid_half_extents()?);
-    let boxes = crate::gjk::boxes::Boxes::new(ha, hb, &pair.rel)?;
+    let boxes = crate::gjk::boxes::Boxes::of_pair(pair, params)?;
     if let Some(found) = boxes.apart::<V>(params.rel_tol) {
         if params.stop_above.is_some_and(|above| found.lower > above) {
             return Some(None);

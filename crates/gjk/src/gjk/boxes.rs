@@ -20,8 +20,10 @@
 //!
 //! [`Cuboid`]: crate::shape::Cuboid
 
-use super::run::{gap_noise, touch_distance};
+use super::pair::Pair;
+use super::run::{gap_noise, touch_distance, Params};
 use crate::math::{Iso, Real, Rotation, Vector};
+use crate::shape::SupportMap;
 
 /// The closest points of two boxes apart, pair frame (A at the identity), with the lower bound that proves them.
 pub(crate) struct Apart<V: Vector> {
@@ -113,6 +115,21 @@ pub(crate) struct Boxes<R> {
 }
 
 impl<R: Real> Boxes<R> {
+    /// The pair's two boxes, when both shapes are boxes in 3D and the query may answer without iterating (a cap of
+    /// zero iterations asks for no answer at all): the one gate of the distance and penetration shortcuts.
+    #[inline(always)]
+    pub fn of_pair<V, A, B>(pair: &Pair<'_, V, A, B>, params: &Params<R>) -> Option<Self>
+    where
+        V: Vector<Real = R>,
+        A: SupportMap<V> + ?Sized,
+        B: SupportMap<V> + ?Sized,
+    {
+        if V::DIM != 3 || params.max_iterations == 0 {
+            return None;
+        }
+        Self::new(pair.a.cuboid_half_extents()?, pair.b.cuboid_half_extents()?, &pair.rel)
+    }
+
     /// The boxes and their best axis; `None` in 2D and for non-finite numbers.
     #[inline(always)]
     pub fn new<V: Vector<Real = R>>(ha: V, hb: V, rel: &Iso<V>) -> Option<Self> {

@@ -508,11 +508,7 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    if V::DIM != 3 || params.max_iterations == 0 {
-        return None;
-    }
-    let (ha, hb) = (pair.a.cuboid_half_extents()?, pair.b.cuboid_half_extents()?);
-    let boxes = boxes::Boxes::new(ha, hb, &pair.rel)?;
+    let boxes = boxes::Boxes::of_pair(pair, params)?;
     let core = |vertex: DiffVertex<V>, lower, outcome| CoreResult {
         simplex: simplex::Simplex::new(vertex),
         v: vertex.w,
