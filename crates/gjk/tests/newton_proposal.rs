@@ -187,3 +187,144 @@ fn ellipses_apart_match_the_exact_gap_and_the_plain_loop_2d() {
     println!("2D: {checked} converged pairs, {shorter} in fewer steps than the plain loop");
     assert!(checked >= 500 && shorter * 4 >= checked, "{shorter} of {checked} shortened");
 }
+
+/// The checks on one answer of a pair apart by exactly `gap`, shapes of `size` (the largest radius): the distance,
+/// the witness points within their supporting planes along the normal (on them when the run converged) and apart by
+/// the distance along it, and the normal certifying a converged distance (the supporting planes of A along n and of B along −n are the distance
+/// apart).
+/// Returns whether the proposal shortened the run.
+fn certified_normal<V: Vector<Real = f64>>(
+    a: &dyn SupportMap<V>,
+    pa: &Iso<V>,
+    b: &dyn SupportMap<V>,
+    pb: &Iso<V>,
+    (gap, size, offset): (f64, f64, f64),
+    what: &str,
+) -> bool {
+    let d = distance(a, pa, b, pb);
+    let plain = distance(&Plain(a), pa, &Plain(b), pb);
+    let slack = d.error_bound + 1024.0 * f64::EPSILON * (size + offset) + 1e-9 * size;
+    assert!(!d.intersecting && (d.distance - gap).abs() <= slack, "{what}: distance {:e}; {d:?}", d.distance);
+    let n = d.normal;
+    // Each witness within its shape's supporting plane along the normal (on it, when the run converged).
+    let (on_a, on_b) = (h(a, pa, n) - d.point_a.dot(n), h(b, pb, -n) + d.point_b.dot(n));
+    assert!(on_a >= -slack && on_b >= -slack, "{what}: witnesses {on_a:e} {on_b:e} outside; {d:?}");
+    if d.status == Status::Converged {
+        assert!(on_a <= slack && on_b <= slack, "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
+        let planes = -h(b, pb, -n) - h(a, pa, n);
+        assert!(
+            (planes - d.distance).abs() <= slack,
+            "{what}: the planes along the normal are {planes:e} apart; {d:?}"
+        );
+    }
+    let apart = (d.point_b - d.point_a - n * d.distance).length();
+    assert!(apart <= slack, "{what}: points not paired along the normal by {apart:e}; {d:?}");
+    d.iterations < plain.iterations
+}
+
+/// A hexagon 6e-10 from the flat side of an ellipse 6619 × 0.061: the proposal's support point is the distance to
+/// the tolerance, but its direction was 0.28 rad off the normal (h's curvature along that side is 6619²/0.061, so a
+/// direction within the tolerance in support value moves the support point far along the side), and the answer
+/// took that direction as its normal: the planes along it were 2.67 apart (gjk-fuzz seed 1 case 3627).
+#[test]
+fn hexagon_near_a_long_ellipse_gets_a_certified_normal_fuzz_1_3627() {
+    use gjk::math::{DVec2, Rot2};
+    use gjk::shape::{ConvexPolytope, Ellipsoid, Posed};
+    let hexagon = [
+        [0.0627358307635684, 0.007304758864137134],
+        [-0.007177354084037378, -0.1451875149122239],
+        [-0.09055464010260007, 0.1163030665277393],
+        [0.1542378183589326, 0.03187770040004288],
+        [-0.14948522329051664, -0.0022583975600267677],
+        [-0.06028408907434409, -0.08000715929779759],
+    ]
+    .map(|[x, y]| DVec2::new(x, y));
+    let a = ConvexPolytope::new(&hexagon).unwrap();
+    let ellipse = Ellipsoid::new(DVec2::new(6619.542133783274, 0.06072708882637185)).unwrap();
+    let inner = Iso::new(Rot2::from_angle(std::f64::consts::PI), DVec2::new(-0.12610379327400356, -0.1491708124036511));
+    let b = Posed::new(ellipse, inner);
+    let pa = Iso::new(Rot2::from_angle(0.0), DVec2::new(0.6700890064052942, -0.5823573736027512));
+    let pb = Iso::new(Rot2::from_angle(0.0), DVec2::new(0.0, -0.25615640559194136));
+    // The reference gap: the hexagon's highest vertex under the ellipse's lowest arc (the ellipse turned by π about
+    // its centre, at −0.1491708124036511 − 0.25615640559194136), vertically: the arc's slope there is ~1e-9.
+    let (cx, cy) = (-0.12610379327400356, -0.1491708124036511 - 0.25615640559194136);
+    let (x, y) = (0.6700890064052942 - 0.09055464010260007, -0.5823573736027512 + 0.1163030665277393);
+    let (ra, rb): (f64, f64) = (6619.542133783274, 0.06072708882637185);
+    let gap = cy - rb * (1.0 - ((x - cx) / ra).powi(2)).sqrt() - y;
+    assert!(gap > 0.0 && gap < 1e-9, "the fuzz case's gap: {gap:e}");
+    for (what, swapped) in [("A, B", false), ("B, A", true)] {
+        if swapped {
+            certified_normal(&b, &pb, &a, &pa, (gap, 6619.5, 1.0), what);
+        } else {
+            certified_normal(&a, &pa, &b, &pb, (gap, 6619.5, 1.0), what);
+        }
+    }
+}
+
+/// The direction (in the shape's frame) along which an ellipsoid's support point is its point at the unit `u` of the
+/// sphere it is stretched from (radii r: the point r·u, normal u/r): contacts spread over the whole surface, its long
+/// flat sides as well as its tips, where a uniform direction would nearly always pick a tip. Other shapes: `u`.
+fn on_the_surface<V: Vector<Real = f64>>(spec: &Spec<V>, u: V) -> V {
+    match spec {
+        Spec::Ellipsoid(r) => {
+            (0..V::DIM).fold(V::zero(), |n, i| n + V::axis(i) * (u.get(i) / r.get(i))).normalize_or_zero()
+        }
+        _ => u,
+    }
+}
+
+/// Curved shapes of extreme aspect (ellipsoids, cylinders and cones 1e2–1e6 times longer than thick, discs and
+/// needles) apart by 1e-12 to 1 of their length from any family, 2D and 3D f64: every normal certifies the distance
+/// (its planes are the distance apart) and the witness points are paired along it — where a proposal's support
+/// point alone has the distance but not the direction.
+#[test]
+fn long_curved_shapes_near_touching_get_certified_normals() {
+    use crate::common::pairs::{build2, spec2};
+    use crate::common::unit2;
+    use gjk::math::{DVec2, Rot2};
+    let mut rng = rng(905);
+    let (mut runs, mut shorter) = (0, 0);
+    for case in 0..1200 {
+        let size = 10f64.powf(uniform(&mut rng, 0.0, 4.0));
+        let thin = size / log_uniform(&mut rng, 1e2, 1e6);
+        let offset = [0.0, 1.0, 100.0][rng.gen_range(0..3)];
+        let gap = size * [1e-12, 1e-10, 1e-8, 1e-6, 1e-3, 1.0][rng.gen_range(0..6)];
+        if !resolved::<f64>(gap, size, offset) {
+            continue;
+        }
+        let other = log_uniform(&mut rng, 1e-6, 1.0) * size;
+        if rng.gen_bool(0.5) {
+            let long = match rng.gen_range(0..2) {
+                0 => Spec::Ellipsoid(DVec2::new(size, thin)),
+                _ => Spec::Ellipsoid(DVec2::new(thin, size)),
+            };
+            let sb = spec2(&mut rng, other);
+            let pa = Iso::new(Rot2::from_angle(uniform(&mut rng, -3.2, 3.2)), unit2(&mut rng) * offset);
+            let rot_b = Rot2::from_angle(uniform(&mut rng, -3.2, 3.2));
+            let (a, b) = (build2::<DVec2>(&long), build2::<DVec2>(&sb));
+            let n = pa.transform_vector(on_the_surface(&long, unit2(&mut rng)));
+            let pb = Iso::new(rot_b, Placement::Apart(gap).place(&*a, &pa, &*b, rot_b, n));
+            let what = format!("2D case {case}: {long:?} vs {sb:?}, gap {gap:e}, offset {offset:e}");
+            shorter += usize::from(certified_normal(&*a, &pa, &*b, &pb, (gap, size, offset), &what));
+        } else {
+            let long = match rng.gen_range(0..5) {
+                0 => Spec::Ellipsoid(DVec3::new(size, thin, thin)),
+                1 => Spec::Ellipsoid(DVec3::new(size, size, thin)),
+                2 => Spec::Cylinder(size, thin),
+                3 => Spec::Cylinder(thin, size),
+                _ => Spec::Cone(thin, size),
+            };
+            let sb = crate::common::pairs::spec3(&mut rng, other);
+            let pa = Iso::new(unit_quat(&mut rng), unit3(&mut rng) * offset);
+            let rot_b = unit_quat(&mut rng);
+            let (a, b) = (build3::<DVec3>(&long), build3::<DVec3>(&sb));
+            let n = pa.transform_vector(on_the_surface(&long, unit3(&mut rng)));
+            let pb = Iso::new(rot_b, Placement::Apart(gap).place(&*a, &pa, &*b, rot_b, n));
+            let what = format!("3D case {case}: {long:?} vs {sb:?}, gap {gap:e}, offset {offset:e}");
+            shorter += usize::from(certified_normal(&*a, &pa, &*b, &pb, (gap, size, offset), &what));
+        }
+        runs += 1;
+    }
+    println!("{runs} pairs, {shorter} in fewer steps than the plain loop");
+    assert!(runs >= 800 && shorter * 5 >= runs, "{shorter} of {runs} shortened");
+}
