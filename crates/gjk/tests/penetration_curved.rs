@@ -508,6 +508,22 @@ fn ball_inside_ellipsoid_same_pose() {
     assert!(check3("ball in ellipsoid", &specs.0, &pose, &specs.1, &pose, &r, &mut Tally::default()));
 }
 
+/// A ball centred on an ellipsoid flattened to a disc 9e-11 thick (radii 0, 9e-11, 0.33), at the same pose 8e4 from
+/// the origin: the depth is the ball's radius (its centre is on the disc), along the disc's normal. The refined
+/// support point was 5e-17 from the origin and the normal was taken as the direction to it, noise, along which the
+/// planes were 0.32 deeper (gjk-fuzz seed 1 case 822); the other order was right.
+#[test]
+fn ball_centred_on_a_flat_ellipsoid_fuzz_1_822() {
+    let at = DVec3::new(71295.13379255381, 41175.37137890028, 33172.57582380316);
+    let turn = quat([0.002486096968359229, 0.3947144711118573, 0.8174679351033819, -0.41945259648089406]);
+    let (pa, pb) = (Iso::new(DQuat::IDENTITY, at), Iso::new(turn, at));
+    let ball = Spec3::Ball(1.3592048680060338);
+    let disc = Spec3::Ellipsoid(DVec3::new(0.0, 9.114951069505804e-11, 0.330947904350702));
+    let r = reference_pair3(&ball, &pa, &disc, &pb);
+    assert!(check3("ball on a flat ellipsoid", &ball, &pa, &disc, &pb, &r, &mut Tally::default()));
+    assert!(check3("flat ellipsoid on a ball", &disc, &pb, &ball, &pa, &r, &mut Tally::default()));
+}
+
 /// Closed forms: a ball at the centre of a cylinder (depth: radius + min(radius, half height)), coaxial cylinders
 /// (the smaller of the radial and axial overlaps), an ellipsoid on a wide box (its axis plus the overlap), a cone's
 /// tip in a box (how far the tip is in).

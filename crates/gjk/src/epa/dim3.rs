@@ -502,8 +502,8 @@ const LEAST_SUPPORT_FACES: usize = 16;
 /// distance · normal` stays exact). The reach is a few stencil widths (4√ε of the size): the face with the good
 /// normal is a large one across the exposed facet, and the foot may fall just beyond it, in the slivers (two
 /// concentric cylinders: the parallelogram's centre, on its diagonal, moved by the stencil); weights a few √ε
-/// negative then keep A's and B's points on the lines of their exposed faces. `fallback` is tried first, and kept
-/// on ties.
+/// negative then keep A's and B's points on the lines of their exposed faces. `fallback` is tried first (the
+/// direction to it, and within rounding of the origin the direction it was found along), and kept on ties.
 fn least_support<V: Vector3>(
     poly: &Polytope<V>,
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
@@ -511,8 +511,24 @@ fn least_support<V: Vector3>(
     reach: V::Real,
     fallback: DiffVertex<V>,
 ) -> Option<(V, V::Real, DiffVertex<V>)> {
-    let mut best = toward(fallback)?;
-    let mut best_h = best.0.dot(support(best.0).w);
+    // The fallback is a point of A − B and the direction it was found along. The direction to the point is only
+    // good to ε·size / depth, and none at all at rounding depth: a ball's centre on a degenerate ellipsoid (radii 0,
+    // 9e-11, 0.33) gave a point 5e-17 from the origin whose direction, noise, had a support value of 0.32 while the
+    // one it was found along had 4e-11 (gjk-fuzz seed 1 case 822). So within rounding of the origin (1024 ε of the
+    // size, `reach` being 4√ε of it) the direction it was found along is tried too: the point's lateral part, which
+    // breaks `point_b − point_a = distance · normal`, is then within rounding as well.
+    let rounding = reach * V::Real::EPSILON.sqrt() * V::Real::from_f64(256.0);
+    let dir = fallback.dir.normalize_or_zero();
+    let own = (dir != V::zero() && fallback.w.length() <= rounding).then(|| (dir, dir.dot(fallback.w), fallback));
+    let mut best = None;
+    let mut best_h = V::Real::INFINITY;
+    for answer in [toward(fallback), own].into_iter().flatten() {
+        let h = answer.0.dot(support(answer.0).w);
+        if best.is_none() || h < best_h {
+            (best, best_h) = (Some(answer), h);
+        }
+    }
+    let mut best = best?;
     let candidates = poly.live().filter(|(_, f)| f.d <= limit).take(LEAST_SUPPORT_FACES);
     for (_, f) in candidates {
         let face = f.idx.map(|i| poly.verts[i as usize]);
