@@ -87,13 +87,7 @@ fn agrees_with_the_plain_loop<V: Space3>(seed: u64, tolerance: f64, proposes: bo
         }
         // The witness points: on their shapes (each on its supporting plane along the normal, to the tolerance of
         // the distance), and apart by the distance along the normal.
-        let n = d.normal;
-        let slack = bound + placed + tolerance * size;
-        let on_a = h(&*a, &pa, n) - d.point_a.dot(n).to_f64();
-        let on_b = h(&*b, &pb, -n) + d.point_b.dot(n).to_f64();
-        assert!(on_a.abs() <= slack && on_b.abs() <= slack, "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
-        let apart = (d.point_b - d.point_a).to64() - n.to64() * dist;
-        assert!(apart.length() <= slack, "{what}: points not paired along the normal by {:e}; {d:?}", apart.length());
+        witnesses_hold((&*a, &pa), (&*b, &pb), &d, bound + placed + tolerance * size, true, &what);
     }
     println!("{}: {checked} converged pairs, {proposed} in fewer steps than the plain loop", V::NAME);
     assert!(checked >= 500, "too few pairs checked: {checked}");
@@ -175,10 +169,7 @@ fn ellipses_apart_match_the_exact_gap_and_the_plain_loop_2d() {
         assert!((d.distance - gap).abs() <= d.error_bound + placed + 1e-9 * size, "{what}: {d:?}");
         let both = d.error_bound + plain.error_bound + placed;
         assert!((d.distance - plain.distance).abs() <= both, "{what}: {d:?}\nplain loop {plain:?}");
-        let slack = d.error_bound + placed + 1e-9 * size;
-        let (on_a, on_b) =
-            (h(&*a, &pa, d.normal) - d.point_a.dot(d.normal), h(&*b, &pb, -d.normal) + d.point_b.dot(d.normal));
-        assert!(on_a.abs() <= slack && on_b.abs() <= slack, "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
+        witnesses_hold((&*a, &pa), (&*b, &pb), &d, d.error_bound + placed + 1e-9 * size, true, &what);
         if d.status == Status::Converged && plain.status == Status::Converged {
             checked += 1;
             shorter += usize::from(d.iterations < plain.iterations);
@@ -188,11 +179,34 @@ fn ellipses_apart_match_the_exact_gap_and_the_plain_loop_2d() {
     assert!(checked >= 500 && shorter * 4 >= checked, "{shorter} of {checked} shortened");
 }
 
+/// The witness points of `d`: each within its shape's supporting plane along the normal — on it when `on` —, and
+/// apart by the distance along the normal, all to `slack`.
+fn witnesses_hold<V: Vector>(
+    (a, pa): (&dyn SupportMap<V>, &Iso<V>),
+    (b, pb): (&dyn SupportMap<V>, &Iso<V>),
+    d: &Distance<V>,
+    slack: f64,
+    on: bool,
+    what: &str,
+) {
+    let n = d.normal;
+    let on_a = h(a, pa, n) - d.point_a.dot(n).to_f64();
+    let on_b = h(b, pb, -n) + d.point_b.dot(n).to_f64();
+    assert!(on_a >= -slack && on_b >= -slack, "{what}: witnesses {on_a:e} {on_b:e} outside; {d:?}");
+    assert!(!on || (on_a <= slack && on_b <= slack), "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
+    let dist = d.distance.to_f64();
+    let apart = (0..V::DIM)
+        .map(|i| (d.point_b.get(i) - d.point_a.get(i)).to_f64() - n.get(i).to_f64() * dist)
+        .map(|x| x * x)
+        .sum::<f64>()
+        .sqrt();
+    assert!(apart <= slack, "{what}: points not paired along the normal by {apart:e}; {d:?}");
+}
+
 /// The checks on one answer of a pair apart by exactly `gap`, shapes of `size` (the largest radius): the distance,
-/// the witness points within their supporting planes along the normal (on them when the run converged) and apart by
-/// the distance along it, and the normal certifying a converged distance (the supporting planes of A along n and of B along −n are the distance
-/// apart).
-/// Returns whether the proposal shortened the run.
+/// the witnesses ([`witnesses_hold`], on their planes when the run converged), and the normal certifying a
+/// converged distance (the supporting planes of A along n and of B along −n are the distance apart). Returns
+/// whether the proposal shortened the run.
 fn certified_normal<V: Vector<Real = f64>>(
     a: &dyn SupportMap<V>,
     pa: &Iso<V>,
@@ -205,20 +219,15 @@ fn certified_normal<V: Vector<Real = f64>>(
     let plain = distance(&Plain(a), pa, &Plain(b), pb);
     let slack = d.error_bound + 1024.0 * f64::EPSILON * (size + offset) + 1e-9 * size;
     assert!(!d.intersecting && (d.distance - gap).abs() <= slack, "{what}: distance {:e}; {d:?}", d.distance);
-    let n = d.normal;
-    // Each witness within its shape's supporting plane along the normal (on it, when the run converged).
-    let (on_a, on_b) = (h(a, pa, n) - d.point_a.dot(n), h(b, pb, -n) + d.point_b.dot(n));
-    assert!(on_a >= -slack && on_b >= -slack, "{what}: witnesses {on_a:e} {on_b:e} outside; {d:?}");
+    witnesses_hold((a, pa), (b, pb), &d, slack, d.status == Status::Converged, what);
     if d.status == Status::Converged {
-        assert!(on_a <= slack && on_b <= slack, "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
+        let n = d.normal;
         let planes = -h(b, pb, -n) - h(a, pa, n);
         assert!(
             (planes - d.distance).abs() <= slack,
             "{what}: the planes along the normal are {planes:e} apart; {d:?}"
         );
     }
-    let apart = (d.point_b - d.point_a - n * d.distance).length();
-    assert!(apart <= slack, "{what}: points not paired along the normal by {apart:e}; {d:?}");
     d.iterations < plain.iterations
 }
 

@@ -463,14 +463,12 @@ pub fn expand<V: Vector3>(
                 answer
             } else {
                 let band = (bounds.upper - nearest.d).max(V::Real::ZERO) + tie;
-                let reach = V::Real::from_f64(4.0) * V::Real::EPSILON.sqrt() * bounds.scale;
-                least_support(&poly, support, nearest.d + band, reach, s).unwrap_or(answer)
+                least_support(&poly, support, nearest.d + band, bounds.scale, s).unwrap_or(answer)
             }
         }
         Some(_) => {
             let band = (bounds.upper - nearest.d).max(V::Real::ZERO) + tie;
-            let reach = V::Real::from_f64(4.0) * V::Real::EPSILON.sqrt() * bounds.scale;
-            least_support(&poly, support, nearest.d + band, reach, witness).unwrap_or((best.n, best.d, witness))
+            least_support(&poly, support, nearest.d + band, bounds.scale, witness).unwrap_or((best.n, best.d, witness))
         }
         None => (best.n, best.d, witness),
     };
@@ -496,28 +494,29 @@ const LEAST_SUPPORT_FACES: usize = 16;
 /// cylinders' side lines meet), the polytope's faces there are all within rounding of the same distance, but the
 /// slivers among them — a stencil point and its neighbour, √ε apart, with a far vertex — have normals only as
 /// good as rounding over √ε (1e-8 rad): their depth is right and their direction is not. Of the faces whose
-/// distance is at most `limit` and whose foot (the origin's projection) lies within `reach` of them, this answers
+/// distance is at most `limit` and whose foot (the origin's projection) lies within reach of them, this answers
 /// with the one whose normal has the least support value h — the direction proven closest to the minimum — and
 /// its foot as the point, from the face's vertices by the weights of their plane (so `point_b − point_a =
-/// distance · normal` stays exact). The reach is a few stencil widths (4√ε of the size): the face with the good
-/// normal is a large one across the exposed facet, and the foot may fall just beyond it, in the slivers (two
-/// concentric cylinders: the parallelogram's centre, on its diagonal, moved by the stencil); weights a few √ε
-/// negative then keep A's and B's points on the lines of their exposed faces. `fallback` is tried first (the
+/// distance · normal` stays exact). The reach is a few stencil widths (4√ε of `scale`, the size of A − B's points
+/// near the origin): the face with the good normal is a large one across the exposed facet, and the foot may fall
+/// just beyond it, in the slivers (two concentric cylinders: the parallelogram's centre, on its diagonal, moved by
+/// the stencil); weights a few √ε negative then keep A's and B's points on the lines of their exposed faces. `fallback` is tried first (the
 /// direction to it, and within rounding of the origin the direction it was found along), and kept on ties.
 fn least_support<V: Vector3>(
     poly: &Polytope<V>,
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
     limit: V::Real,
-    reach: V::Real,
+    scale: V::Real,
     fallback: DiffVertex<V>,
 ) -> Option<(V, V::Real, DiffVertex<V>)> {
+    let reach = V::Real::from_f64(4.0) * V::Real::EPSILON.sqrt() * scale;
     // The fallback is a point of A − B and the direction it was found along. The direction to the point is only
     // good to ε·size / depth, and none at all at rounding depth: a ball's centre on a degenerate ellipsoid (radii 0,
     // 9e-11, 0.33) gave a point 5e-17 from the origin whose direction, noise, had a support value of 0.32 while the
     // one it was found along had 4e-11 (gjk-fuzz seed 1 case 822). So within rounding of the origin (1024 ε of the
-    // size, `reach` being 4√ε of it) the direction it was found along is tried too: the point's lateral part, which
-    // breaks `point_b − point_a = distance · normal`, is then within rounding as well.
-    let rounding = reach * V::Real::EPSILON.sqrt() * V::Real::from_f64(256.0);
+    // size) the direction it was found along is tried too: the point's lateral part, which breaks
+    // `point_b − point_a = distance · normal`, is then within rounding as well.
+    let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * scale;
     let dir = fallback.dir.normalize_or_zero();
     let own = (dir != V::zero() && fallback.w.length() <= rounding).then(|| (dir, dir.dot(fallback.w), fallback));
     let mut best = None;
