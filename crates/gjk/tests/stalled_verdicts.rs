@@ -80,6 +80,51 @@ fn ball_before_a_cylinder_cap_2e5_wide_converges_fuzz_3_12040() {
     }
 }
 
+/// gjk-fuzz seed 57 case 1717 (f64): a point 3.2e-6 above the cap of a cylinder 8e5 wide and 1.6e-3 thick. The
+/// run ends on a segment of two opposite rim points through the cap's middle, and v, its nearest point, is off the
+/// cap's axis by ε·width / gap ≈ 1.2e-5 rad: the distance was right, but the supporting planes along the normal were
+/// 9.2 apart. The normal is now the cap's axis, from the plane of a probe's triangle, in both orders and for
+/// `penetration` (which answers a separated pair with GJK's distance).
+#[test]
+fn point_over_a_cap_8e5_wide_gets_the_caps_normal_fuzz_57_1717() {
+    let q = DQuat::from_xyzw(0.3595513114742893, -0.03411756329144225, 0.8705597400914546, 0.3341924374130448);
+    let pose_point = Iso::new(q.normalize(), DVec3::new(-0.9463643523412633, -0.5111694979879431, 0.324344638294068));
+    let point = Ball::new(0.0).unwrap();
+    let q = DQuat::from_xyzw(-1.4549451651273684e-12, 7.66710803299244e-13, -1.365614835029435e-12, 1.0);
+    let pose_cap = Iso::new(q.normalize(), DVec3::new(2.0784680001395524e-301, -0.511975858750279, 0.0));
+    let cap = Cylinder::new(0.0008031531070882982, 803747.5124744799).unwrap();
+    // The point is above the cap (local +y), so the normal from the point toward the cylinder is −y.
+    let down = pose_cap.rotation * -DVec3::Y;
+    let width = 803747.5124744799;
+    let planes_apart =
+        |n: DVec3, a: &dyn SupportMap<DVec3>, pa: &Iso<DVec3>, b: &dyn SupportMap<DVec3>, pb: &Iso<DVec3>| {
+            let reach_a = pa.transform_point(a.support(pa.rotation.inverse() * n)).dot(n);
+            let reach_b = pb.transform_point(b.support(pb.rotation.inverse() * -n)).dot(n);
+            reach_b - reach_a
+        };
+    for (d, n_exact, ab) in [
+        (distance(&point, &pose_point, &cap, &pose_cap), down, true),
+        (distance(&cap, &pose_cap, &point, &pose_point), -down, false),
+    ] {
+        let apart = if ab {
+            planes_apart(d.normal, &point, &pose_point, &cap, &pose_cap)
+        } else {
+            planes_apart(d.normal, &cap, &pose_cap, &point, &pose_point)
+        };
+        assert!(!d.intersecting && d.status == Status::Converged, "{d:?}");
+        assert!((d.distance - 3.2076e-6).abs() < 1e-9, "{d:?}");
+        // Tilted by θ the planes are θ·width nearer: to 1e-9 of the width, as the fuzz harness asks.
+        assert!((apart - d.distance).abs() <= 1e-9 * width, "{d:?}: planes along the normal {apart:e} apart");
+        assert!((d.normal - n_exact).length() <= 1e-14, "{d:?}");
+        let p = if ab {
+            gjk::penetration(&point, &pose_point, &cap, &pose_cap)
+        } else {
+            gjk::penetration(&cap, &pose_cap, &point, &pose_point)
+        };
+        assert!((p.normal - d.normal).length() <= 1e-15, "{p:?} vs {d:?}");
+    }
+}
+
 /// Small shapes (balls, boxes, hulls) before the flat cap of a wide cylinder or cone (width 1e2 … 1e6 times the
 /// thickness, random rotations, offsets to 1e3), over the cap's middle at a gap of 1e-9 … 1e-2: apart, at the exact
 /// gap, and converged with an error bound at the rounding of the cap — in both orders (hulls: nearly always).
@@ -127,7 +172,11 @@ fn small_shapes_before_wide_flat_caps_converge_on_the_gap() {
         let local = across + DVec3::new(0.0, -thick - gap - reach, 0.0);
         let pose_small = Iso::new(rotation * turn, centre + rotation * local);
         let label = format!("case {case}: thickness {thick:e}, width {wide:e}, gap {gap:e}, small {small:e}");
-        for d in [distance(&*shape, &pose_small, &*cap, &pose_cap), distance(&*cap, &pose_cap, &*shape, &pose_small)] {
+        // The cap's outward normal, from the small shape toward the cap when the small shape is A.
+        let axis = rotation * DVec3::Y;
+        let ab = distance(&*shape, &pose_small, &*cap, &pose_cap);
+        let ba = distance(&*cap, &pose_cap, &*shape, &pose_small);
+        for (d, toward_b) in [(ab, axis), (ba, -axis)] {
             assert!(!d.intersecting, "{label}: {d:?}");
             // Whatever the status, the truth lies within the answer's bounds.
             assert!(d.distance + rounding >= gap && d.distance - d.error_bound <= gap + rounding, "{label}: {d:?}");
@@ -135,6 +184,14 @@ fn small_shapes_before_wide_flat_caps_converge_on_the_gap() {
             // cap's width plus the offset), which is also how far the distance may be from the exact gap.
             let stall = 4.0 * rounding;
             let exact = d.status == Status::Converged && d.error_bound <= stall && (d.distance - gap).abs() <= stall;
+            // The nearest point is inside the cap, so the normal is its axis: tilted by θ, the planes along it are
+            // apart by the gap less about θ·width at the rim. Exactly to the rounding of the cap's points (a segment
+            // of two rim points through the middle of the cap left v's direction off by ε·width / gap: the planes
+            // along it 9.2 apart, the gap 3.2e-6, before a cap 8e5 wide, gjk-fuzz seed 57 case 1717).
+            let tilt = (d.normal - toward_b).length();
+            if exact {
+                assert!(tilt * wide <= stall, "{label}: normal {:?} is {tilt:e} off the cap's axis", d.normal);
+            }
             if case % 3 == 2 {
                 // A hull's closest vertex may change along the run: a triangle of rim points behind two different
                 // vertices is off the cap's plane, and such a run can still stall (honestly: the bounds above hold).

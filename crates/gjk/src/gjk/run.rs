@@ -311,7 +311,7 @@ where
             return finish(simplex, v, lower, Outcome::Intersecting, Status::Converged, iterations);
         }
         if !converged && vlen - lower > rounding && iterations < params.max_iterations {
-            if let Some((next_v, probe)) = probe_across(pair, &mut simplex, v, &mut lower) {
+            if let Some((next_v, probe)) = probe_across(pair, &mut simplex, &mut v, &mut lower) {
                 iterations += 1;
                 v = next_v;
                 if O::ENABLED {
@@ -337,10 +337,15 @@ where
 /// whose plane the solver takes from its edges. Each is kept only if it brings v no farther; its supporting plane
 /// tightens the lower bound as any support does. `None` when neither helps (then the stall
 /// stands), in 2D (a segment there is an edge of A − B and v is its exact foot), or on any other simplex.
+///
+/// When the segment stays, a probe's triangle still spans the face: its plane's normal, exact from the edges, turns
+/// `v` (its length kept) when the plane proves more than any plane before it, so that the answer's normal is the
+/// face's and not v's direction, off by ε·width / |v|: a point 3.2e-6 before a cap 8e5 wide got a normal along
+/// which the planes were 9.2 apart (gjk-fuzz seed 57 case 1717).
 fn probe_across<V, A, B>(
     pair: &mut Pair<'_, V, A, B>,
     simplex: &mut Simplex<V>,
-    v: V,
+    v: &mut V,
     lower: &mut V::Real,
 ) -> Option<(V, DiffVertex<V>)>
 where
@@ -352,7 +357,8 @@ where
     if simplex.len != 2 || V::DIM < 3 {
         return None;
     }
-    let toward = -v * (one / v.length());
+    let vlen = v.length();
+    let toward = -*v * (one / vlen);
     let across = across_segment(simplex.verts[1].w - simplex.verts[0].w, toward)?;
     // 1/16 rad to the side: far beyond the rounding of v's direction, close enough to −v to stay on the face.
     let tilt = V::Real::from_f64(1.0 / 16.0);
@@ -384,6 +390,14 @@ where
         let (w0, w1) = (simplex.verts[0].w, simplex.verts[1].w);
         if let Some(n) = plane_normal(w1 - w0, w.w - w0, toward) {
             let reach = -n.dot(pair.support(n).w);
+            // Turned only where v's foot is on that plane to v's own rounding (64 ulps of the points): then the
+            // witnesses, Σ λᵢ of the segment, stay paired along the new normal. A triangle across a curved part is
+            // no face, and its plane, though it may prove more than a stalled run had, tilts v beyond that (an f32
+            // cylinder 700 wide, 764 from a needle: 0.15 off the witnesses, gjk-fuzz seed 57 case 7568).
+            let turned = -n * vlen;
+            if reach > *lower && (*v - turned).length() <= touch_distance(simplex.scale().max(w.w.max_abs())) {
+                *v = turned;
+            }
             *lower = lower.max(reach);
         }
     }
