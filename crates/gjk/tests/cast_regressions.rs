@@ -1210,3 +1210,37 @@ fn ray_from_on_a_3d_segment_has_a_perpendicular_normal_fuzz_43_8421() {
     // Most rays hit (seen: 1146 of 1602).
     assert!(hits > cases.len(), "{hits} hits of {}", 2 * cases.len());
 }
+
+/// gjk-fuzz seed 57 case 3464 (f32): a hollow ray from the end of a segment 4e5 long (coordinates 2e5), heading
+/// out. The point cast touched at once, so the whole line was cast from beyond the bounding box; the cast back
+/// started only 1e-3 past the origin, within the 0.03 of the end's f32 rounding, touched at its start and left with
+/// a normal of no surface: (0.894, 0.447, 0), whose plane through the hit is 7.2e4 from the segment's supporting
+/// plane. The casts now start past 1024 ulps of the box: the exit is at 0 with a normal that supports the segment
+/// at its end (−direction, as f64 answers), in both precisions and solid or hollow.
+#[test]
+fn f32_ray_from_the_end_of_a_long_segment_fuzz_57_3464() {
+    fn check<V: Vector>(label: &str, rounding: f64) {
+        let v = |p: [f64; 3]| V::from_fn(|i| V::Real::from_f64(p[i]));
+        let (a, b) = (
+            [-87140.48121119791, -62435.234319492265, 229075.22224494934],
+            [-76621.98838784704, 77497.92859078759, -145850.30899237134],
+        );
+        let segment = Segment::new(v(a), v(b)).unwrap();
+        // The quaternion [0, 0, 0, −1] is the identity turn.
+        let pose = Iso::from_translation(v([16946.602379351778, -7519.589411288288, -3372.314338201262]));
+        let origin = v([-70193.87883184613, -69954.82373078055, 225702.9079067481]);
+        let direction = v([352.17770401057686, -805.1667358632772, -534.6849822584566]);
+        let ends = [pose.transform_point(v(a)), pose.transform_point(v(b))];
+        for solid in [false, true] {
+            let r = ray_cast(&segment, &pose, origin, direction, V::Real::from_f64(0.0016538987206889376), solid);
+            assert!(r.hit && r.toi.to_f64() == 0.0, "{label} solid {solid}: {r:?}");
+            // The normal supports the segment at the hit: no end reaches past the plane through it.
+            let reach = ends.iter().map(|e| (*e - r.point).dot(r.normal).to_f64()).fold(f64::MIN, f64::max);
+            assert!((r.normal.length().to_f64() - 1.0).abs() < 1e-6, "{label} solid {solid}: {r:?}");
+            assert!(reach <= rounding, "{label} solid {solid}: an end {reach:e} past the normal's plane: {r:?}");
+        }
+    }
+    // The ends' rounding at 2.3e5 (64 ulps), 4e5 long.
+    check::<DVec3>("f64", 64.0 * f64::EPSILON * 2.3e5);
+    check::<Vec3>("f32", 64.0 * f32::EPSILON as f64 * 2.3e5);
+}

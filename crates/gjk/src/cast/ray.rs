@@ -200,10 +200,15 @@ where
     // shape, but it can lie outside the box by the box's rounding (a ray from a polygon's leftmost vertex, 2.2e-16
     // left of its turned box, was then "never in the box" behind it and answered as a miss: gjk-fuzz seed 1 case
     // 4505). From a box holding the origin both exit times are ≥ 0, and the casts start a margin beyond them so
-    // that they meet the surface, not a contact at their start.
+    // that they meet the surface, not a contact at their start: at least 1024 ulps of the box's coordinates away,
+    // past their rounding. A cast that starts touching reports the contact at its start with no surface normal: an
+    // f32 ray from the end of a segment 2e5 long started its cast back 1e-3 away, within the 0.03 of the end's
+    // rounding, and left with a normal that does not support the segment (gjk-fuzz seed 57 case 3464).
     let bounds = shape.local_aabb().transformed(pose);
     let bounds = bounds.merged(&crate::shape::Aabb::new(origin, origin));
-    let margin = |t: V::Real| t * V::Real::from_f64(1.0 + 1e-6) + V::Real::from_f64(1e-6);
+    let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * bounds.min.max_abs().max(bounds.max.max_abs());
+    let pad = (rounding / direction.length()).max(V::Real::from_f64(1e-6));
+    let margin = |t: V::Real| t * V::Real::from_f64(1.0 + 1e-6) + pad;
     let (ahead, behind) =
         (margin(exit_time(&bounds, origin, direction)), margin(exit_time(&bounds, origin, -direction)));
     let leave = cast_point(shape, pose, origin + direction * ahead, -direction, ahead + behind);
