@@ -256,6 +256,51 @@ fn visit2<V: Space + Vector2, Vis: Visitor<V>>(a: &Spec<V::Master>, b: &Spec<V::
     same_family::<V, Vis>(a, b, vis)
 }
 
+/// parry's queries on the shapes and poses of one space, the same in 2D and 3D: `$parry` is the crate, `$r` its
+/// scalar.
+macro_rules! parry_queries {
+    ($parry:ident, $r:ty) => {
+        #[inline]
+        fn parry_intersects(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> bool {
+            $parry::query::intersection_test(pa, a, pb, b).expect("parry supports the pair").intersecting
+        }
+        #[inline]
+        fn parry_closest_points(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) {
+            black_box($parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair"));
+        }
+        fn parry_distance(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> f64 {
+            use $parry::query::ClosestPoints;
+            match $parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair") {
+                ClosestPoints::WithinMargin(p, q) => Real::to_f64((q - p).length()),
+                _ => 0.0,
+            }
+        }
+        #[inline]
+        fn parry_contact_timed(
+            pa: &Self::PPose,
+            a: &Self::PShape,
+            pb: &Self::PPose,
+            b: &Self::PShape,
+            prediction: f64,
+        ) {
+            let prediction = <$r as Real>::from_f64(prediction);
+            black_box($parry::query::contact(pa, a, pb, b, prediction).expect("parry supports the pair"));
+        }
+        #[inline]
+        fn parry_contact(
+            pa: &Self::PPose,
+            a: &Self::PShape,
+            pb: &Self::PPose,
+            b: &Self::PShape,
+            prediction: f64,
+        ) -> Option<f64> {
+            let c = $parry::query::contact(pa, a, pb, b, <$r as Real>::from_f64(prediction))
+                .expect("parry supports the pair");
+            c.map(|c| Real::to_f64(c.dist))
+        }
+    };
+}
+
 macro_rules! space3 {
     ($v:ty, $r:ty, $quat:ty, $parry:ident, $name:literal, $pname:literal) => {
         impl Space for $v {
@@ -316,44 +361,7 @@ macro_rules! space3 {
                     }
                 })
             }
-            #[inline]
-            fn parry_intersects(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> bool {
-                $parry::query::intersection_test(pa, a, pb, b).expect("parry supports the pair").intersecting
-            }
-            #[inline]
-            fn parry_closest_points(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) {
-                black_box($parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair"));
-            }
-            fn parry_distance(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> f64 {
-                use $parry::query::ClosestPoints;
-                match $parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair") {
-                    ClosestPoints::WithinMargin(p, q) => Real::to_f64((q - p).length()),
-                    _ => 0.0,
-                }
-            }
-            #[inline]
-            fn parry_contact_timed(
-                pa: &Self::PPose,
-                a: &Self::PShape,
-                pb: &Self::PPose,
-                b: &Self::PShape,
-                prediction: f64,
-            ) {
-                let prediction = <$r as Real>::from_f64(prediction);
-                black_box($parry::query::contact(pa, a, pb, b, prediction).expect("parry supports the pair"));
-            }
-            #[inline]
-            fn parry_contact(
-                pa: &Self::PPose,
-                a: &Self::PShape,
-                pb: &Self::PPose,
-                b: &Self::PShape,
-                prediction: f64,
-            ) -> Option<f64> {
-                let c = $parry::query::contact(pa, a, pb, b, <$r as Real>::from_f64(prediction))
-                    .expect("parry supports the pair");
-                c.map(|c| Real::to_f64(c.dist))
-            }
+            parry_queries!($parry, $r);
             fn visit<Vis: Visitor<Self>>(a: &Spec<DVec3>, b: &Spec<DVec3>, vis: Vis) -> Vis::Out {
                 visit3(a, b, vis)
             }
@@ -410,44 +418,7 @@ macro_rules! space2 {
                     }
                 })
             }
-            #[inline]
-            fn parry_intersects(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> bool {
-                $parry::query::intersection_test(pa, a, pb, b).expect("parry supports the pair").intersecting
-            }
-            #[inline]
-            fn parry_closest_points(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) {
-                black_box($parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair"));
-            }
-            fn parry_distance(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> f64 {
-                use $parry::query::ClosestPoints;
-                match $parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair") {
-                    ClosestPoints::WithinMargin(p, q) => Real::to_f64((q - p).length()),
-                    _ => 0.0,
-                }
-            }
-            #[inline]
-            fn parry_contact_timed(
-                pa: &Self::PPose,
-                a: &Self::PShape,
-                pb: &Self::PPose,
-                b: &Self::PShape,
-                prediction: f64,
-            ) {
-                let prediction = <$r as Real>::from_f64(prediction);
-                black_box($parry::query::contact(pa, a, pb, b, prediction).expect("parry supports the pair"));
-            }
-            #[inline]
-            fn parry_contact(
-                pa: &Self::PPose,
-                a: &Self::PShape,
-                pb: &Self::PPose,
-                b: &Self::PShape,
-                prediction: f64,
-            ) -> Option<f64> {
-                let c = $parry::query::contact(pa, a, pb, b, <$r as Real>::from_f64(prediction))
-                    .expect("parry supports the pair");
-                c.map(|c| Real::to_f64(c.dist))
-            }
+            parry_queries!($parry, $r);
             fn visit<Vis: Visitor<Self>>(a: &Spec<DVec2>, b: &Spec<DVec2>, vis: Vis) -> Vis::Out {
                 visit2(a, b, vis)
             }
