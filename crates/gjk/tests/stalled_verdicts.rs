@@ -125,6 +125,42 @@ fn point_over_a_cap_8e5_wide_gets_the_caps_normal_fuzz_57_1717() {
     }
 }
 
+/// gjk-fuzz seed 58 case 8208 (f64): a point 0.456 beside a needle cylinder (radius 1.5e-7, 0.84 long), 1.1e-9
+/// below the top of its side. The first vertex was the top rim point; the segment down the side to the bottom rim
+/// point was exactly as near in f64 (1.2e-18 nearer), so the step "made no progress" and the run ended on the rim
+/// point, its direction 2.4e-9 rad off the side's normal: the planes along it were 2e-9 nearer than the distance.
+/// The segment is now kept (no farther, and a larger face): the normal is square to the axis, in both orders.
+#[test]
+fn point_beside_the_top_of_a_needle_cylinder_gets_the_sides_normal_fuzz_58_8208() {
+    let q = DQuat::from_xyzw(2.1428027681445236e-11, 2.5214986793269612e-11, 4.865651411657775e-11, 1.0);
+    let pose_needle =
+        Iso::new(q.normalize(), DVec3::new(0.03841556210971242, -0.9138219554818103, -0.44196565823022294));
+    let needle = Cylinder::new(0.42024389633726156, 1.4608822639220328e-7).unwrap();
+    let q = DQuat::from_xyzw(0.0964561029424881, 0.4957052776842395, 0.07677025835614154, -0.8596969380619374);
+    let pose_point =
+        Iso::new(q.normalize(), DVec3::new(0.027842270700246998, -0.49357806023108614, 0.01391571489534721));
+    let point = gjk::shape::Point::new(DVec3::ZERO).unwrap();
+    let axis = pose_needle.rotation * DVec3::Y;
+    let reach = |s: &dyn SupportMap<DVec3>, pose: &Iso<DVec3>, n: DVec3| {
+        pose.transform_point(s.support(pose.rotation.inverse() * n)).dot(n)
+    };
+    for (d, needle_first) in [
+        (distance(&needle, &pose_needle, &point, &pose_point), true),
+        (distance(&point, &pose_point, &needle, &pose_needle), false),
+    ] {
+        assert!(!d.intersecting && d.status == Status::Converged, "{d:?}");
+        // The planes along the normal, from A's farthest reach toward B to B's nearest.
+        let (ra, rb) = if needle_first {
+            (reach(&needle, &pose_needle, d.normal), -reach(&point, &pose_point, -d.normal))
+        } else {
+            (reach(&point, &pose_point, d.normal), -reach(&needle, &pose_needle, -d.normal))
+        };
+        // To the rounding of the points (0.9 from the origin): the tilt was 2e-9.
+        assert!((rb - ra - d.distance).abs() <= 1e-14, "{d:?}: planes {:e} apart", rb - ra);
+        assert!(d.normal.dot(axis).abs() <= 1e-13, "{d:?}");
+    }
+}
+
 /// Small shapes (balls, boxes, hulls) before the flat cap of a wide cylinder or cone (width 1e2 … 1e6 times the
 /// thickness, random rotations, offsets to 1e3), over the cap's middle at a gap of 1e-9 … 1e-2: apart, at the exact
 /// gap, and converged with an error bound at the rounding of the cap — in both orders (hulls: nearly always).

@@ -199,6 +199,8 @@ where
     let mut last_dir = V::zero();
     // Newton's method may propose the nearest point of a pair with a curved part, once (see `newton`).
     let mut may_propose = true;
+    // A step may keep a larger face no nearer than v, once (see below).
+    let mut may_widen = true;
     let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
         simplex,
         v,
@@ -286,9 +288,20 @@ where
                 }
             }
             // The candidate simplex is solved in place; it is kept only if it brings v closer.
+            let before = simplex.len;
             simplex.push(w);
             let (face, next_v) = simplex.solve();
-            if next_v.length_squared() < v2 || face.len() == V::DIM + 1 {
+            // A larger face as near as v to the rounding of |v|² (4 ulps) is kept too, once a run: its nearest point
+            // is v's to rounding, and what it brings is v's direction, from the face's geometry. A point 1.1e-9 below
+            // the top of a needle cylinder's side got the rim point as v; the segment down the side was 1.2e-18
+            // nearer, which f64 rounds to the same |v|² or an ulp more (the order decides), and the normal stayed
+            // tilted by 2.4e-9 rad, the planes along it 2e-9 nearer than the distance (gjk-fuzz seed 58 case 8208).
+            // Once, so that faces no nearer cannot take turns.
+            let next2 = next_v.length_squared();
+            let widen =
+                may_widen && face.len() > before && next2 <= v2 + v2 * V::Real::from_f64(4.0) * V::Real::EPSILON;
+            may_widen &= !widen;
+            if next2 < v2 || widen || face.len() == V::DIM + 1 {
                 simplex.keep(&face);
                 v = next_v;
                 if simplex.len == V::DIM + 1 {
