@@ -64,15 +64,6 @@ struct HorizonEdge<V: Vector> {
 /// A face's outward unit normal and the signed distance of its plane from the origin.
 type Plane<V> = (V, <V as Vector>::Real);
 
-/// A fan face found valid while the patch grew: the face (a, b, w) on edge `edge` (a → b) of the removed face
-/// `from`.
-#[derive(Clone, Copy, Debug)]
-struct Checked<V: Vector> {
-    from: u16,
-    edge: u8,
-    plane: Plane<V>,
-}
-
 /// The polytope's storage is fixed-size but never cleared: `ArrayVec`s start empty without writing their slots
 /// (zeroing arrays of this size per query and per step was 31 % of the instructions of 3D f64 hull256
 /// penetrating contact, callgrind).
@@ -119,13 +110,15 @@ impl<V: Vector3> Polytope<V> {
         self.faces.iter().enumerate().filter(|(_, f)| f.live)
     }
 
+    /// The live face nearest the origin (the first of equals; the first live face when its distance is NaN).
     fn nearest_face(&self) -> usize {
-        self.live()
-            .fold(
-                (usize::MAX, V::Real::INFINITY),
-                |best, (i, f)| if f.d < best.1 || best.0 == usize::MAX { (i, f.d) } else { best },
-            )
-            .0
+        let (mut best, mut best_d) = (usize::MAX, V::Real::INFINITY);
+        for (i, f) in self.faces.iter().enumerate() {
+            if f.live && (f.d < best_d || best == usize::MAX) {
+                (best, best_d) = (i, f.d);
+            }
+        }
+        best
     }
 
     /// The live faces' vertex indices, three per face, their count, and the position of `nearest` among them.
@@ -222,6 +215,25 @@ impl<V: Vector3> Polytope<V> {
         added
     }
 
+    /// The horizon of the patch `gone` (its faces listed in `removed`) around the new vertex `wi`: the edges whose
+    /// other face stays, in the order of `removed`, edges 0, 1, 2, each with the plane of its fan face. `None` when
+    /// a fan face has no normal or the edges are more than the room.
+    fn horizon(&self, removed: &[u16], gone: &FaceSet, wi: usize) -> Option<ArrayVec<HorizonEdge<V>, MAX_HORIZON>> {
+        let mut horizon = ArrayVec::new();
+        for &f in removed {
+            for e in 0..3 {
+                let g = self.faces[f as usize].adj[e];
+                if gone.has(g as usize) {
+                    continue;
+                }
+                let (a, b) = self.edge(f as usize, e);
+                let fan = self.plane(a as usize, b as usize, wi)?;
+                horizon.try_push(HorizonEdge { a, b, across: g, edge: 0, fan }).ok()?;
+            }
+        }
+        Some(horizon)
+    }
+
     fn carve(&mut self, start: usize, wi: usize, eps: V::Real, floor: V::Real) -> bool {
         let w = self.verts[wi].w;
         // The patch, grown from the start face: a neighbour joins when it sees w, or when the fan face on the edge
@@ -230,7 +242,10 @@ impl<V: Vector3> Polytope<V> {
         let mut gone = FaceSet([0; FACE_WORDS]);
         let mut removed = ArrayVec::<u16, MAX_FACES>::new();
         let mut stack = ArrayVec::<u16, MAX_FACES>::new();
-        let mut checked = ArrayVec::<Checked<V>, MAX_HORIZON>::new();
+        // The edges met with a valid fan face, in the order met: faces in the order they were removed, edges 0, 1,
+        // 2 (the edge's index in the kept face is found below).
+        let mut horizon = ArrayVec::<HorizonEdge<V>, MAX_HORIZON>::new();
+        let mut overflow = false;
         gone.add(start);
         stack.push(start as u16);
         while let Some(f) = stack.pop() {
@@ -245,8 +260,10 @@ impl<V: Vector3> Polytope<V> {
                 let (a, b) = self.edge(f as usize, e);
                 let fan = if sees { None } else { self.plane(a as usize, b as usize, wi).filter(|p| p.1 >= floor) };
                 match fan {
-                    // Past the room, the face is computed again below.
-                    Some(plane) => _ = checked.try_push(Checked { from: f, edge: e as u8, plane }),
+                    Some(fan) => {
+                        let edge = HorizonEdge { a, b, across: g as u16, edge: 0, fan };
+                        overflow |= horizon.try_push(edge).is_err();
+                    }
                     None => {
                         gone.add(g);
                         stack.push(g as u16);
@@ -255,35 +272,34 @@ impl<V: Vector3> Polytope<V> {
             }
         }
         // The horizon: edges of the patch whose other face stays. Each was met while the patch grew, with that face
-        // not (yet) in the patch and its fan face valid, and `checked` lists those edges in the order met here
-        // (faces in the order they were removed, edges 0, 1, 2): a cursor finds each edge's fan face, passing over
-        // the edges whose other face joined the patch later.
-        let mut horizon = ArrayVec::<HorizonEdge<V>, MAX_HORIZON>::new();
-        let mut cursor = 0;
-        for &f in &removed {
-            for e in 0..3 {
-                let g = self.faces[f as usize].adj[e];
-                if gone.has(g as usize) {
-                    continue;
-                }
-                let (a, b) = self.edge(f as usize, e);
-                let Some(edge) = (0..3).find(|&k| self.edge(g as usize, k) == (b, a)) else { return false };
-                let met = checked[cursor..].iter().position(|c| c.from == f && c.edge as usize == e);
-                let fan = match met {
-                    Some(at) => {
-                        cursor += at + 1;
-                        checked[cursor - 1].plane
-                    }
-                    None => match self.plane(a as usize, b as usize, wi) {
-                        Some(plane) => plane,
-                        None => return false,
-                    },
-                };
-                if horizon.try_push(HorizonEdge { a, b, across: g, edge: edge as u8, fan }).is_err() {
-                    return false;
-                }
+        // not (yet) in the patch and its fan face valid: the edges kept then, less those whose other face joined the
+        // patch later. Past their room, the horizon is collected again from the patch.
+        if overflow {
+            match self.horizon(&removed, &gone, wi) {
+                Some(edges) => horizon = edges,
+                None => return false,
             }
         }
+        // Each edge kept with its index in the kept face (the same edge walked the other way).
+        let mut kept = 0;
+        for i in 0..horizon.len() {
+            let mut h = horizon[i];
+            if gone.has(h.across as usize) {
+                continue;
+            }
+            match (0..3).find(|&k| self.edge(h.across as usize, k) == (h.b, h.a)) {
+                Some(edge) => h.edge = edge as u8,
+                None => return false,
+            }
+            horizon[kept] = h;
+            kept += 1;
+        }
+        horizon.truncate(kept);
+        // The edges kept while growing are the ones collected from the patch, planes and all (checked in tests).
+        debug_assert!(self.horizon(&removed, &gone, wi).is_some_and(|again| {
+            let key = |h: &HorizonEdge<V>| (h.a, h.b, h.across, h.fan);
+            again.len() == horizon.len() && again.iter().zip(&horizon).all(|(x, y)| key(x) == key(y))
+        }));
         // One simple loop: each vertex starts exactly one edge, and following the edges from the first comes back
         // to it after visiting all of them, and not before (a path that repeats an edge before step k cycles, and
         // can then only be back at the first edge at step k by having passed it earlier).
