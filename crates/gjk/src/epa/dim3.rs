@@ -79,11 +79,12 @@ struct Polytope<V: Vector> {
 struct FaceSet([u64; FACE_WORDS]);
 
 impl FaceSet {
+    // Face slots are below MAX_FACES: the word index taken modulo FACE_WORDS is the same, with no bound to check.
     fn has(&self, f: usize) -> bool {
-        self.0[f / 64] & (1 << (f % 64)) != 0
+        self.0[(f / 64) % FACE_WORDS] & (1 << (f % 64)) != 0
     }
     fn add(&mut self, f: usize) {
-        self.0[f / 64] |= 1 << (f % 64);
+        self.0[(f / 64) % FACE_WORDS] |= 1 << (f % 64);
     }
 }
 
