@@ -34,6 +34,8 @@ const MAX_FACES: usize = 2 * MAX_VERTS;
 const MAX_HORIZON: usize = MAX_VERTS;
 /// Words of a bit set over the face slots.
 const FACE_WORDS: usize = MAX_FACES / 64;
+/// The edge after edge `e` of a face (its vertex `e + 1`, modulo 3).
+const NEXT: [usize; 3] = [1, 2, 0];
 
 #[derive(Clone, Copy, Debug)]
 struct Face<V: Vector> {
@@ -48,15 +50,19 @@ struct Face<V: Vector> {
     live: bool,
 }
 
-/// An edge of the hole a new point leaves: `a → b` as in the removed face, and the kept face across it with the
-/// index of the edge in that face.
+/// An edge of the hole a new point leaves: `a → b` as in the removed face, the kept face across it with the
+/// index of the edge in that face, and the face of the fan that closes it, (a, b, w).
 #[derive(Clone, Copy, Debug)]
-struct HorizonEdge {
+struct HorizonEdge<V: Vector> {
     a: u16,
     b: u16,
     across: u16,
     edge: u8,
+    fan: Plane<V>,
 }
+
+/// A face's outward unit normal and the signed distance of its plane from the origin.
+type Plane<V> = (V, <V as Vector>::Real);
 
 /// The polytope's storage is fixed-size but never cleared: `ArrayVec`s start empty without writing their slots
 /// (zeroing arrays of this size per query and per step was 31 % of the instructions of 3D f64 hull256
@@ -73,11 +79,12 @@ struct Polytope<V: Vector> {
 struct FaceSet([u64; FACE_WORDS]);
 
 impl FaceSet {
+    // Face slots are below MAX_FACES: the word index taken modulo FACE_WORDS is the same, with no bound to check.
     fn has(&self, f: usize) -> bool {
-        self.0[f / 64] & (1 << (f % 64)) != 0
+        self.0[(f / 64) % FACE_WORDS] & (1 << (f % 64)) != 0
     }
     fn add(&mut self, f: usize) {
-        self.0[f / 64] |= 1 << (f % 64);
+        self.0[(f / 64) % FACE_WORDS] |= 1 << (f % 64);
     }
 }
 
@@ -85,25 +92,34 @@ impl<V: Vector3> Polytope<V> {
     /// The face (i, j, k) with its plane: normal from the two shortest edges (exact on slivers), distance from the
     /// first vertex. `None` for a face too thin to have a normal.
     fn face(&self, i: usize, j: usize, k: usize) -> Option<Face<V>> {
+        let (n, d) = self.plane(i, j, k)?;
+        Some(Face { idx: [i as u16, j as u16, k as u16], adj: [0; 3], n, d, live: true })
+    }
+
+    /// The plane of the face (i, j, k), as [`Polytope::face`] gives it.
+    #[inline]
+    fn plane(&self, i: usize, j: usize, k: usize) -> Option<Plane<V>> {
         let (a, b, c) = (self.verts[i].w, self.verts[j].w, self.verts[k].w);
         let n = triangle_normal(a, b, c).normalize_or_zero();
         if n == V::zero() {
             return None;
         }
-        Some(Face { idx: [i as u16, j as u16, k as u16], adj: [0; 3], n, d: n.dot(a), live: true })
+        Some((n, n.dot(a)))
     }
 
     fn live(&self) -> impl Iterator<Item = (usize, &Face<V>)> {
         self.faces.iter().enumerate().filter(|(_, f)| f.live)
     }
 
+    /// The live face nearest the origin (the first of equals; the first live face when its distance is NaN).
     fn nearest_face(&self) -> usize {
-        self.live()
-            .fold(
-                (usize::MAX, V::Real::INFINITY),
-                |best, (i, f)| if f.d < best.1 || best.0 == usize::MAX { (i, f.d) } else { best },
-            )
-            .0
+        let (mut best, mut best_d) = (usize::MAX, V::Real::INFINITY);
+        for (i, f) in self.faces.iter().enumerate() {
+            if f.live && (f.d < best_d || best == usize::MAX) {
+                (best, best_d) = (i, f.d);
+            }
+        }
+        best
     }
 
     /// The live faces' vertex indices, three per face, their count, and the position of `nearest` among them.
@@ -140,7 +156,7 @@ impl<V: Vector3> Polytope<V> {
 
     fn edge(&self, f: usize, e: usize) -> (u16, u16) {
         let idx = self.faces[f].idx;
-        (idx[e], idx[(e + 1) % 3])
+        (idx[e], idx[NEXT[e]])
     }
 
     /// Adds a support point found some other way than along a face's normal (a refinement's): the face it is
@@ -200,13 +216,37 @@ impl<V: Vector3> Polytope<V> {
         added
     }
 
+    /// The horizon of the patch `gone` (its faces listed in `removed`) around the new vertex `wi`: the edges whose
+    /// other face stays, in the order of `removed`, edges 0, 1, 2, each with the plane of its fan face. `None` when
+    /// a fan face has no normal or the edges are more than the room.
+    fn horizon(&self, removed: &[u16], gone: &FaceSet, wi: usize) -> Option<ArrayVec<HorizonEdge<V>, MAX_HORIZON>> {
+        let mut horizon = ArrayVec::new();
+        for &f in removed {
+            for e in 0..3 {
+                let g = self.faces[f as usize].adj[e];
+                if gone.has(g as usize) {
+                    continue;
+                }
+                let (a, b) = self.edge(f as usize, e);
+                let fan = self.plane(a as usize, b as usize, wi)?;
+                horizon.try_push(HorizonEdge { a, b, across: g, edge: 0, fan }).ok()?;
+            }
+        }
+        Some(horizon)
+    }
+
     fn carve(&mut self, start: usize, wi: usize, eps: V::Real, floor: V::Real) -> bool {
         let w = self.verts[wi].w;
         // The patch, grown from the start face: a neighbour joins when it sees w, or when the fan face on the edge
-        // between them would not be valid.
+        // between them would not be valid. A valid fan face is kept: if its neighbour stays, it closes the hole
+        // there.
         let mut gone = FaceSet([0; FACE_WORDS]);
         let mut removed = ArrayVec::<u16, MAX_FACES>::new();
         let mut stack = ArrayVec::<u16, MAX_FACES>::new();
+        // The edges met with a valid fan face, in the order met: faces in the order they were removed, edges 0, 1,
+        // 2 (the edge's index in the kept face is found below).
+        let mut horizon = ArrayVec::<HorizonEdge<V>, MAX_HORIZON>::new();
+        let mut overflow = false;
         gone.add(start);
         stack.push(start as u16);
         while let Some(f) = stack.pop() {
@@ -219,36 +259,61 @@ impl<V: Vector3> Polytope<V> {
                 let across = &self.faces[g];
                 let sees = across.n.dot(w - self.verts[across.idx[0] as usize].w) > eps;
                 let (a, b) = self.edge(f as usize, e);
-                let valid = || self.face(a as usize, b as usize, wi).is_some_and(|nf| nf.d >= floor);
-                if sees || !valid() {
-                    gone.add(g);
-                    stack.push(g as u16);
+                let fan = if sees { None } else { self.plane(a as usize, b as usize, wi).filter(|p| p.1 >= floor) };
+                match fan {
+                    Some(fan) => {
+                        let edge = HorizonEdge { a, b, across: g as u16, edge: 0, fan };
+                        overflow |= horizon.try_push(edge).is_err();
+                    }
+                    None => {
+                        gone.add(g);
+                        stack.push(g as u16);
+                    }
                 }
             }
         }
-        // The horizon: edges of the patch whose other face stays.
-        let mut horizon = ArrayVec::<HorizonEdge, MAX_HORIZON>::new();
-        for &f in &removed {
-            for e in 0..3 {
-                let g = self.faces[f as usize].adj[e];
-                if gone.has(g as usize) {
-                    continue;
-                }
-                let (a, b) = self.edge(f as usize, e);
-                let Some(edge) = (0..3).find(|&k| self.edge(g as usize, k) == (b, a)) else { return false };
-                if horizon.try_push(HorizonEdge { a, b, across: g, edge: edge as u8 }).is_err() {
-                    return false;
-                }
+        // The horizon: edges of the patch whose other face stays. Each was met while the patch grew, with that face
+        // not (yet) in the patch and its fan face valid: the edges kept then, less those whose other face joined the
+        // patch later. Past their room, the horizon is collected again from the patch.
+        if overflow {
+            match self.horizon(&removed, &gone, wi) {
+                Some(edges) => horizon = edges,
+                None => return false,
             }
         }
-        // One simple loop: each vertex starts exactly one edge, and following the edges from the first visits all.
+        // Each edge kept with its index in the kept face (the same edge walked the other way).
+        let mut kept = 0;
+        for i in 0..horizon.len() {
+            let mut h = horizon[i];
+            if gone.has(h.across as usize) {
+                continue;
+            }
+            match (0..3).find(|&k| self.edge(h.across as usize, k) == (h.b, h.a)) {
+                Some(edge) => h.edge = edge as u8,
+                None => return false,
+            }
+            horizon[kept] = h;
+            kept += 1;
+        }
+        horizon.truncate(kept);
+        // The edges kept while growing are the ones collected from the patch, planes and all (checked in tests).
+        debug_assert!(self.horizon(&removed, &gone, wi).is_some_and(|again| {
+            let key = |h: &HorizonEdge<V>| (h.a, h.b, h.across, h.fan);
+            again.len() == horizon.len() && again.iter().zip(&horizon).all(|(x, y)| key(x) == key(y))
+        }));
+        // One simple loop: each vertex starts exactly one edge, and following the edges from the first comes back
+        // to it after visiting all of them, and not before (a path that repeats an edge before step k cycles, and
+        // can then only be back at the first edge at step k by having passed it earlier).
         let k = horizon.len();
         if k < 3 {
             return false;
         }
         let mut order = ArrayVec::<u8, MAX_HORIZON>::new();
         let mut at = 0usize;
-        for _ in 0..k {
+        for step in 0..k {
+            if step > 0 && at == 0 {
+                return false;
+            }
             order.push(at as u8);
             let end = horizon[at].b;
             let mut next = horizon.iter().enumerate().filter(|(_, h)| h.a == end).map(|(i, _)| i);
@@ -257,7 +322,7 @@ impl<V: Vector3> Polytope<V> {
                 _ => return false,
             }
         }
-        if at != 0 || (0..k).any(|i| order[..i].contains(&order[i])) {
+        if at != 0 {
             return false;
         }
         // Room: the fan takes the patch's slots first, then free ones, then new ones.
@@ -277,15 +342,6 @@ impl<V: Vector3> Polytope<V> {
             };
             slots.push(slot);
         }
-        let mut fan = ArrayVec::<Face<V>, MAX_HORIZON>::new();
-        for &i in &order {
-            let h = horizon[i as usize];
-            match self.face(h.a as usize, h.b as usize, wi) {
-                Some(face) => fan.push(face),
-                // Checked while growing the patch; recomputed the same way, so unreachable.
-                None => return false,
-            }
-        }
         for &f in &removed[k.min(removed.len())..] {
             self.faces[f as usize].live = false;
             self.free.push(f);
@@ -295,9 +351,10 @@ impl<V: Vector3> Polytope<V> {
         for (pos, &i) in order.iter().enumerate() {
             let h = horizon[i as usize];
             let slot = slots[pos];
-            let mut face = fan[pos];
-            face.adj = [h.across, slots[(pos + 1) % k], slots[(pos + k - 1) % k]];
-            self.faces[slot as usize] = face;
+            let (next, prev) = (if pos + 1 == k { 0 } else { pos + 1 }, if pos == 0 { k - 1 } else { pos - 1 });
+            let ((n, d), idx) = (h.fan, [h.a, h.b, wi as u16]);
+            let adj = [h.across, slots[next], slots[prev]];
+            self.faces[slot as usize] = Face { idx, adj, n, d, live: true };
             self.faces[h.across as usize].adj[h.edge as usize] = slot;
         }
         true
