@@ -287,7 +287,7 @@ where
                     continue;
                 }
             }
-            // The candidate simplex is solved in place; it is kept only if it brings v closer.
+            // The candidate simplex is solved in place; it is kept only if it brings v closer (or, once, widens it).
             let before = simplex.len;
             simplex.push(w);
             let (face, next_v) = simplex.solve();
