@@ -8,7 +8,7 @@
 //! 1e4, f64 and f32; and on smooth pairs the proposal must pay: a few steps where the plain loop takes about 20.
 
 use crate::common::pairs::{build3, resolved, Placement, Spec};
-use crate::common::{log_uniform, rng, uniform, unit3, unit_quat, Space3};
+use crate::common::{log_uniform, rng, support_value, uniform, unit3, unit_quat, Space3};
 use gjk::math::{DVec3, Iso, Real, Vector};
 use gjk::shape::SupportMap;
 use gjk::{distance, Distance, Status};
@@ -42,12 +42,6 @@ fn curved(rng: &mut rand::rngs::SmallRng, size: f64) -> Spec<DVec3> {
         1 => Spec::Cone(x, y),
         _ => Spec::Ellipsoid(DVec3::new(x, y, z)),
     }
-}
-
-/// The support value of `shape` at `pose` along the world direction `d` (its whole shape, radius included).
-fn h<V: Vector>(shape: &dyn SupportMap<V>, pose: &Iso<V>, d: V) -> f64 {
-    let core = pose.transform_point(shape.support(pose.inverse_transform_vector(d)));
-    (core.dot(d) + shape.radius()).to_f64()
 }
 
 /// Every answer of a curved pair apart by an exact gap, against the placement and the plain loop.
@@ -190,8 +184,8 @@ fn witnesses_hold<V: Vector>(
     what: &str,
 ) {
     let n = d.normal;
-    let on_a = h(a, pa, n) - d.point_a.dot(n).to_f64();
-    let on_b = h(b, pb, -n) + d.point_b.dot(n).to_f64();
+    let on_a = support_value(a, pa, n) - d.point_a.dot(n).to_f64();
+    let on_b = support_value(b, pb, -n) + d.point_b.dot(n).to_f64();
     assert!(on_a >= -slack && on_b >= -slack, "{what}: witnesses {on_a:e} {on_b:e} outside; {d:?}");
     assert!(!on || (on_a <= slack && on_b <= slack), "{what}: witnesses {on_a:e} {on_b:e} off; {d:?}");
     let dist = d.distance.to_f64();
@@ -222,7 +216,7 @@ fn certified_normal<V: Vector<Real = f64>>(
     witnesses_hold((a, pa), (b, pb), &d, slack, d.status == Status::Converged, what);
     if d.status == Status::Converged {
         let n = d.normal;
-        let planes = -h(b, pb, -n) - h(a, pa, n);
+        let planes = -support_value(b, pb, -n) - support_value(a, pa, n);
         assert!(
             (planes - d.distance).abs() <= slack,
             "{what}: the planes along the normal are {planes:e} apart; {d:?}"

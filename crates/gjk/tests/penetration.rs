@@ -79,7 +79,7 @@ use std::sync::Arc;
 
 use crate::common::{
     angle, brute_closest2, brute_closest3, differences, in_cube3, in_square2, log_uniform, parry_pose3, parry_vec3,
-    rng, segment_segment, uniform, unit2, unit3, unit_quat,
+    rng, segment_segment, support_value, uniform, unit2, unit3, unit_quat,
 };
 use gjk::manifold::contact_manifold;
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2, Rotation, Vector};
@@ -2212,9 +2212,6 @@ fn capsule_core_inside_a_long_box_far_off_is_as_deep_as_the_box_allows() {
 /// 2D and 3D, at thicknesses from 1e-3 to 1e-9 of the length, turned or not, near the origin and 1e4 from it.
 #[test]
 fn equal_thin_boxes_at_one_centre_part_along_the_thin_axis_fuzz_3_385() {
-    fn h<V: Vector<Real = f64>>(s: &dyn SupportMap<V>, pose: &Iso<V>, n: V) -> f64 {
-        pose.transform_point(s.support(pose.inverse_transform_vector(n))).dot(n)
-    }
     let long = 0.05940854197566036;
     for t in [1.730005140516927e-7, 1e-3 * long, 1e-6 * long, 1e-9 * long] {
         for (turn, at) in [(0.8092097726893166, 0.0), (0.0, 0.0), (0.3, 1e4), (2.5, 1e4)] {
@@ -2223,7 +2220,7 @@ fn equal_thin_boxes_at_one_centre_part_along_the_thin_axis_fuzz_3_385() {
             let box2 = Cuboid::new(DVec2::new(long, t)).unwrap();
             let p = penetration(&box2, &pose2, &box2, &pose2);
             let axis = DVec2::new(-turn.sin(), turn.cos());
-            let along = h(&box2, &pose2, p.normal) + h(&box2, &pose2, -p.normal);
+            let along = support_value(&box2, &pose2, p.normal) + support_value(&box2, &pose2, -p.normal);
             let what = format!("2D, t {t:e}, turn {turn}, at {at:e}: {p:?}");
             // 1e4 from the origin the poses' coordinates carry 1e4·ε of rounding.
             let tol = 1e-9 * long + 1e4 * f64::EPSILON * at.max(1.0);
@@ -2235,7 +2232,7 @@ fn equal_thin_boxes_at_one_centre_part_along_the_thin_axis_fuzz_3_385() {
             let pose3 = Iso::new(q, centre2.extend(0.1 + at));
             let box3 = Cuboid::new(DVec3::new(long, t, 0.5 * long)).unwrap();
             let p = penetration(&box3, &pose3, &box3, &pose3);
-            let along = h(&box3, &pose3, p.normal) + h(&box3, &pose3, -p.normal);
+            let along = support_value(&box3, &pose3, p.normal) + support_value(&box3, &pose3, -p.normal);
             let what = format!("3D, t {t:e}, turn {turn}, at {at:e}: {p:?}");
             assert!((p.depth - 2.0 * t).abs() <= tol, "{what}");
             assert!((along - p.depth).abs() <= tol, "{what}: along the normal the planes are {along:e} apart");

@@ -6,7 +6,7 @@
 //! verdict depended on the order. They now probe across the segment (`gjk::run::probe_across`) and converge. Runs
 //! cut short keep their bounds.
 
-use crate::common::{in_cube3, log_uniform, rng, uniform, unit_quat};
+use crate::common::{in_cube3, log_uniform, rng, support_value, uniform, unit_quat};
 use gjk::math::{DQuat, DVec3, Iso, Quat, Vec3};
 use gjk::shape::{Ball, Cone, ConvexPolytope, Cuboid, Cylinder, Ellipsoid, SupportMap};
 use gjk::{distance, distance_with, intersection, intersects, DistanceOptions, Status};
@@ -80,6 +80,15 @@ fn ball_before_a_cylinder_cap_2e5_wide_converges_fuzz_3_12040() {
     }
 }
 
+/// A shape and its pose.
+type Posed3<'a> = (&'a dyn SupportMap<DVec3>, Iso<DVec3>);
+
+/// How far apart the supporting planes along `n` are: A's farthest reach toward B to B's nearest (the distance
+/// when `n` is the pair's exact normal).
+fn planes_apart(a: Posed3, b: Posed3, n: DVec3) -> f64 {
+    -support_value(b.0, &b.1, -n) - support_value(a.0, &a.1, n)
+}
+
 /// gjk-fuzz seed 57 case 1717 (f64): a point 3.2e-6 above the cap of a cylinder 8e5 wide and 1.6e-3 thick. The
 /// run ends on a segment of two opposite rim points through the cap's middle, and v, its nearest point, is off the
 /// cap's axis by ε·width / gap ≈ 1.2e-5 rad: the distance was right, but the supporting planes along the normal were
@@ -96,31 +105,16 @@ fn point_over_a_cap_8e5_wide_gets_the_caps_normal_fuzz_57_1717() {
     // The point is above the cap (local +y), so the normal from the point toward the cylinder is −y.
     let down = pose_cap.rotation * -DVec3::Y;
     let width = 803747.5124744799;
-    let planes_apart =
-        |n: DVec3, a: &dyn SupportMap<DVec3>, pa: &Iso<DVec3>, b: &dyn SupportMap<DVec3>, pb: &Iso<DVec3>| {
-            let reach_a = pa.transform_point(a.support(pa.rotation.inverse() * n)).dot(n);
-            let reach_b = pb.transform_point(b.support(pb.rotation.inverse() * -n)).dot(n);
-            reach_b - reach_a
-        };
-    for (d, n_exact, ab) in [
-        (distance(&point, &pose_point, &cap, &pose_cap), down, true),
-        (distance(&cap, &pose_cap, &point, &pose_point), -down, false),
-    ] {
-        let apart = if ab {
-            planes_apart(d.normal, &point, &pose_point, &cap, &pose_cap)
-        } else {
-            planes_apart(d.normal, &cap, &pose_cap, &point, &pose_point)
-        };
+    let (point, cap): (Posed3, Posed3) = ((&point, pose_point), (&cap, pose_cap));
+    for ((a, b), n_exact) in [((point, cap), down), ((cap, point), -down)] {
+        let d = distance(a.0, &a.1, b.0, &b.1);
         assert!(!d.intersecting && d.status == Status::Converged, "{d:?}");
         assert!((d.distance - 3.2076e-6).abs() < 1e-9, "{d:?}");
         // Tilted by θ the planes are θ·width nearer: to 1e-9 of the width, as the fuzz harness asks.
+        let apart = planes_apart(a, b, d.normal);
         assert!((apart - d.distance).abs() <= 1e-9 * width, "{d:?}: planes along the normal {apart:e} apart");
         assert!((d.normal - n_exact).length() <= 1e-14, "{d:?}");
-        let p = if ab {
-            gjk::penetration(&point, &pose_point, &cap, &pose_cap)
-        } else {
-            gjk::penetration(&cap, &pose_cap, &point, &pose_point)
-        };
+        let p = gjk::penetration(a.0, &a.1, b.0, &b.1);
         assert!((p.normal - d.normal).length() <= 1e-15, "{p:?} vs {d:?}");
     }
 }
@@ -141,22 +135,13 @@ fn point_beside_the_top_of_a_needle_cylinder_gets_the_sides_normal_fuzz_58_8208(
         Iso::new(q.normalize(), DVec3::new(0.027842270700246998, -0.49357806023108614, 0.01391571489534721));
     let point = gjk::shape::Point::new(DVec3::ZERO).unwrap();
     let axis = pose_needle.rotation * DVec3::Y;
-    let reach = |s: &dyn SupportMap<DVec3>, pose: &Iso<DVec3>, n: DVec3| {
-        pose.transform_point(s.support(pose.rotation.inverse() * n)).dot(n)
-    };
-    for (d, needle_first) in [
-        (distance(&needle, &pose_needle, &point, &pose_point), true),
-        (distance(&point, &pose_point, &needle, &pose_needle), false),
-    ] {
+    let (needle, point): (Posed3, Posed3) = ((&needle, pose_needle), (&point, pose_point));
+    for (a, b) in [(needle, point), (point, needle)] {
+        let d = distance(a.0, &a.1, b.0, &b.1);
         assert!(!d.intersecting && d.status == Status::Converged, "{d:?}");
-        // The planes along the normal, from A's farthest reach toward B to B's nearest.
-        let (ra, rb) = if needle_first {
-            (reach(&needle, &pose_needle, d.normal), -reach(&point, &pose_point, -d.normal))
-        } else {
-            (reach(&point, &pose_point, d.normal), -reach(&needle, &pose_needle, -d.normal))
-        };
         // To the rounding of the points (0.9 from the origin): the tilt was 2e-9.
-        assert!((rb - ra - d.distance).abs() <= 1e-14, "{d:?}: planes {:e} apart", rb - ra);
+        let apart = planes_apart(a, b, d.normal);
+        assert!((apart - d.distance).abs() <= 1e-14, "{d:?}: planes {apart:e} apart");
         assert!(d.normal.dot(axis).abs() <= 1e-13, "{d:?}");
     }
 }

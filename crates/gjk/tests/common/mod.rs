@@ -103,6 +103,14 @@ pub fn shifted<V: gjk::math::Vector>(pose: &Iso<V>, offset: V) -> Iso<V> {
     Iso::new(pose.rotation, pose.translation + offset)
 }
 
+/// h(d): how far the posed shape reaches along the unit world direction `d` (its core's support point along d,
+/// dotted with d, plus its radius), in f64. The shape's supporting plane with outward normal d is x·d = h(d).
+pub fn support_value<V: gjk::math::Vector>(shape: &dyn gjk::shape::SupportMap<V>, pose: &Iso<V>, d: V) -> f64 {
+    use gjk::math::Real;
+    let core = pose.transform_point(shape.support(pose.inverse_transform_vector(d)));
+    (core.dot(d) + shape.radius()).to_f64()
+}
+
 /// A 3D vector type the checks run in: f32 (`Vec3`) or f64 (`DVec3`). Scenarios are drawn in f64 and cast, and
 /// the references are computed in f64 from the cast values, so they describe exactly what the query was given.
 pub trait Space3: Vector3 {
