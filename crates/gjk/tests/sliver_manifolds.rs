@@ -185,6 +185,76 @@ fn needle_nearly_inside_a_hull_fuzz_43_5711() {
     }
 }
 
+/// How far `p` (world) lies outside a cone (`gjk::shape::Cone`: apex at +h on the local y axis, base disc of
+/// radius r at −h) at `pose`: the larger of its distances past the base plane and past the slanted side (a bound
+/// within a factor of the true distance, zero inside).
+fn outside_cone(h: f64, r: f64, pose: &Iso<DVec3>, p: DVec3) -> f64 {
+    let q = pose.inverse_transform_point(p);
+    let radial = (q.x * q.x + q.z * q.z).sqrt();
+    // The side's outward normal in the (radial, y) plane is (2h, r) / |(2h, r)|; the apex lies on it.
+    let side = (2.0 * h * radial + r * (q.y - h)) / (4.0 * h * h + r * r).sqrt();
+    (-h - q.y).max(side).max(0.0)
+}
+
+/// A box 1.1 long, 2.6e-7 wide and 3.3e-9 thin, in f32 at the centre of a cone 1.5 across, 1.3e4 from the origin
+/// (gjk-fuzz seed 59 case 3066). In the pair frame the box's broad face, 3.3e-9 wide, rounded to a sliver whose
+/// "plane" tilted at random about its long edge: it became the reference face, the cone's rim point was carried
+/// along the normal onto it, and the one contact came out 0.83 deep (the penetration is 0.34) with point_b 1.0
+/// outside the box. A face thinner than its rounding is now clipped as its long edge.
+#[test]
+fn needle_box_at_a_cones_centre_far_out_fuzz_59_3066() {
+    let (h, r) = (0.8139687885485307, 0.754532758675416);
+    let pose_a = Iso::new(
+        DQuat::from_xyzw(0.08394748529313724, 0.8300860714594975, 0.5496212375135833, -0.04273674011823715),
+        DVec3::new(3123.495011933134, 12857.215345111003, -3372.234982531079),
+    );
+    let b = Body::cuboid(
+        DVec3::new(1.304687280031594e-7, 0.5533147437675242, 1.6420071676016996e-9),
+        Iso::new(
+            DQuat::from_xyzw(-0.305462670135602, -0.19991640536801278, -0.692277835995091, 0.6224768154785483),
+            DVec3::new(3123.4950119418927, 12857.215345098062, -3372.2349825350493),
+        ),
+    );
+    fn run<V: Space3>(h: f64, r: f64, pose_a: &Iso<DVec3>, b: &Body, swap: bool) -> Result<usize, String> {
+        let b = b.cast::<V>();
+        use gjk::math::Real;
+        let (h, r) = (V::Real::from_f64(h), V::Real::from_f64(r));
+        let cone = gjk::shape::Cone::new(h, r).unwrap();
+        let (pa, pb) = (V::pose_from64(pose_a), V::pose_from64(&b.pose));
+        // The cone as space V holds it, read back in f64.
+        let (h, r, pose_a) = (h.to_f64(), r.to_f64(), V::pose_to64(&pa));
+        let sb = b.shape::<V>();
+        let (p, m) = if swap {
+            (gjk::penetration(&*sb, &pb, &cone, &pa), contact_manifold(&*sb, &pb, &cone, &pa, V::Real::ZERO))
+        } else {
+            (gjk::penetration(&cone, &pa, &*sb, &pb), contact_manifold(&cone, &pa, &*sb, &pb, V::Real::ZERO))
+        };
+        let depth = p.depth.to_f64();
+        let tol = tolerance::<V>(1.1, 1.3e4);
+        let name = V::NAME;
+        for c in m.contacts() {
+            let (on_cone, on_box) = if swap { (c.point_b, c.point_a) } else { (c.point_a, c.point_b) };
+            let (oc, ob) = (outside_cone(h, r, &pose_a, on_cone.to64()), b.outside_by(on_box.to64()));
+            if !(oc <= tol && ob <= tol && c.depth <= depth + tol) {
+                return Err(format!(
+                    "{name} swap {swap}: {oc:e} outside the cone, {ob:e} outside the box, {} deep \
+                    for a penetration {depth} (tolerance {tol:e}): {m:?}",
+                    c.depth
+                ));
+            }
+        }
+        Ok(m.len)
+    }
+    for swap in [false, true] {
+        assert!(matches!(run::<Vec3>(h, r, &pose_a, &b, swap), Ok(1..)), "{:?}", run::<Vec3>(h, r, &pose_a, &b, swap));
+        assert!(
+            matches!(run::<DVec3>(h, r, &pose_a, &b, swap), Ok(1..)),
+            "{:?}",
+            run::<DVec3>(h, r, &pose_a, &b, swap)
+        );
+    }
+}
+
 /// Random slivers against random unit hulls: boxes with one or two half-extents 1e-10–1e-5 (slabs and needles)
 /// and hulls of a thin box's corners, turned at random, overlapping a hull of 6–14 points anywhere from its surface
 /// to its centre; f64 and f32, both orders, with and without a prediction distance. (Before the side planes were

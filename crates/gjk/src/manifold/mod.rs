@@ -163,6 +163,11 @@ where
     b.support_feature(rel.inverse_transform_vector(-n), fb);
     fb.map(|q| rel.transform_point(q));
     let tol = plane_tolerance(fa, fb);
+    // Thinner than 16 times their rounding, a face's plane is uncertain by more than about 1/256 rad (its points
+    // round by about tol / 16): such a face is clipped as the segment it cannot be told from.
+    let sliver = V::Real::from_f64(16.0) * tol;
+    fa.collapse_thinner_than(sliver);
+    fb.collapse_thinner_than(sliver);
     let count = clipped_contacts(fa, fb, n, (a.radius(), b.radius()), prediction, tol, found, clip);
     finish(pose_a, p, &mut found[..], count, tol)
 }
