@@ -82,7 +82,7 @@ use crate::common::{
     rng, segment_segment, support_value, uniform, unit2, unit3, unit_quat,
 };
 use gjk::manifold::contact_manifold;
-use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2, Rotation, Vector};
+use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2, Rotation, Vec3, Vector};
 use gjk::shape::{support_full, Ball, Capsule, ConvexPolytope, Cuboid, Point, Rounded, Segment, SupportMap};
 use gjk::{distance, penetration, Penetration, Status};
 use proptest::prelude::*;
@@ -2239,4 +2239,100 @@ fn equal_thin_boxes_at_one_centre_part_along_the_thin_axis_fuzz_3_385() {
             assert!(p.normal.cross(q * DVec3::Y).length() <= 1e-9, "{what}: normal off the thin axis");
         }
     }
+}
+
+/// gjk-fuzz seed 59 case 2067 (f32): a hull of 22 points inside a hull of 11 swept by a box 98.7 long, 0.017 and
+/// 0.032 across (a `MinkowskiSum`), both at one centre. With the swept hull as A, EPA's polytope folded under f32
+/// rounding where A − B has a face 98 long and 0.017 wide: its nearest face's normal was 1.5e-3 rad off and the
+/// origin's projection fell 0.87 beyond it, so the witnesses (the face's nearest point) broke
+/// `point_b − point_a = distance · normal` by 0.93, though the depth was within rounding (1024 ulps of 51).
+/// Checked in f32 and f64, both orders, against the inputs as each precision holds them (f64 references): the
+/// identity, the supporting planes along the normal, the witnesses inside their shapes along 2000 directions, and
+/// no direction of those (or the other order's normal) with a smaller support value than the depth.
+#[test]
+fn hull_inside_a_hull_swept_by_a_box_98_long_keeps_its_witnesses_paired_fuzz_59_2067() {
+    use crate::common::{support_value, unit3, Space3};
+    use gjk::shape::MinkowskiSum;
+    let inner: [[f64; 3]; 22] = [
+        [1.333666497632369, -1.4611791501837097, -1.2621381305885573],
+        [-1.6739823462013157, 1.380187409836479, -1.637344662889051],
+        [0.09824777734250066, -1.1335359604845563, -1.128327786201725],
+        [-1.6935796637794596, -1.651547101220384, 1.2429023556981216],
+        [0.06954239259318863, 0.8739195539600708, -1.000448991983033],
+        [-1.5530746030790248, 0.3481561651971612, -1.3233033519506883],
+        [1.068748244070978, 1.4335361642596218, -0.17783669638484512],
+        [0.5169563877245829, 1.006729585556509, -0.7755206419490234],
+        [1.2314520689239106, 1.2257015232814694, -0.7874604545248681],
+        [0.3621769922823122, -0.8522463521107437, 0.02743353125624552],
+        [-0.34366938063657293, -0.6414162543981814, 0.5412668155816021],
+        [1.3205323620957514, 0.9651209025089049, 1.6439544353632025],
+        [-1.097669591244737, 1.2384718586602572, 1.3851803660444928],
+        [-1.587276085692965, 1.6930377277207962, -1.5940499545557982],
+        [0.4888305436169932, 0.9863155139132584, 1.6301433942357233],
+        [0.051958162168185065, -0.3358502837586794, 1.3315449163094164],
+        [0.5377244119102552, -1.615207591911688, -1.1478649301421953],
+        [0.1095092854747082, 0.7513900171738915, -0.14923478334992074],
+        [0.24092754527686464, -0.8252079981274112, -0.8543380569684511],
+        [-1.1019573354000773, 1.5097472920163413, 0.9362352262936421],
+        [1.4606474787773422, -1.4021860541867082, -0.7234262827306684],
+        [-1.7611886242504204, 0.4862162184954014, 1.2493667670817432],
+    ];
+    let swept: [[f64; 3]; 11] = [
+        [-1.6984374524647685, 0.9905654690955216, -1.348161214979242],
+        [-0.5040813739549195, 0.7873137768078444, -0.2681111317653657],
+        [1.32385840372925, -1.7018979834494092, -0.6505498140320629],
+        [1.0487405538775825, 0.28127880841359254, 0.11736846123512497],
+        [-1.3772965934365167, 0.15305995188742433, -0.0848657505861663],
+        [1.5773646836164765, 0.7621986596144614, -1.2511748889144025],
+        [-1.260644510027227, 0.9961098710054721, 1.1304246774056108],
+        [1.2640815685080906, 0.4465074017766163, -0.935906804274502],
+        [-1.5181707196882859, -1.44441624368849, -0.3507376715094098],
+        [1.705168410909213, -0.44014591844311, 1.3871236759208707],
+        [0.9895770566025469, -0.36303034729345157, -0.347498608692543],
+    ];
+    let half = DVec3::new(49.3287978464755, 0.008470036660991567, 0.016215284980660355);
+    let centre = DVec3::new(-0.026631316916674086, -0.6128491408905821, 0.4608563216482864);
+    let turn = DQuat::from_xyzw(-0.4317814535821804, -0.20090550150533623, -0.5221846840138737, -0.7074778523661922);
+    let pose_inner = Iso::new(turn.normalize(), centre);
+    let pose_swept = Iso::from_translation(centre);
+    let mut rng = crate::common::rng(2067);
+    let dirs: Vec<DVec3> = (0..2000).map(|_| unit3(&mut rng)).collect();
+
+    fn run<V: Space3>(inner: &[[f64; 3]], swept: &[[f64; 3]], half: DVec3, poses: [Iso<DVec3>; 2], dirs: &[DVec3]) {
+        use gjk::math::Real;
+        let cloud = |p: &[[f64; 3]]| p.iter().map(|q| V::from64(DVec3::from_array(*q))).collect::<Vec<V>>();
+        let a = ConvexPolytope::new(&cloud(inner)).unwrap();
+        let b = MinkowskiSum::new(ConvexPolytope::new(&cloud(swept)).unwrap(), Cuboid::new(V::from64(half)).unwrap());
+        let (pa, pb) = (V::pose_from64(&poses[0]), V::pose_from64(&poses[1]));
+        // The same shapes in f64, as V holds them: the references.
+        let back = |p: &[[f64; 3]]| p.iter().map(|q| V::from64(DVec3::from_array(*q)).to64()).collect::<Vec<_>>();
+        let a64 = ConvexPolytope::new(&back(inner)).unwrap();
+        let b64 =
+            MinkowskiSum::new(ConvexPolytope::new(&back(swept)).unwrap(), Cuboid::new(V::from64(half).to64()).unwrap());
+        let (pa64, pb64) = (V::pose_to64(&pa), V::pose_to64(&pb));
+        // 1024 ulps of the Minkowski difference's size (51), as EPA's rounding; 1e-9 of it in f64.
+        let tol = if V::NAME == "f32" { 1024.0 * f64::from(f32::EPSILON) * 51.0 } else { 1e-9 * 51.0 };
+        let answers = [gjk::penetration(&a, &pa, &b, &pb), gjk::penetration(&b, &pb, &a, &pa)];
+        let normals = answers.map(|p| p.normal.to64());
+        for (k, p) in answers.iter().enumerate() {
+            let (sa, sb, qa, qb): (&dyn SupportMap<DVec3>, &dyn SupportMap<DVec3>, _, _) =
+                if k == 0 { (&a64, &b64, pa64, pb64) } else { (&b64, &a64, pb64, pa64) };
+            let what = format!("{} order {k}: {p:?}", V::NAME);
+            let (n, depth) = (p.normal.to64(), p.depth.to_f64());
+            let (wa, wb) = (p.point_a.to64(), p.point_b.to64());
+            assert!(p.intersecting && (n.length() - 1.0).abs() < 1e-6, "{what}");
+            let identity = (wb - wa - n * p.distance.to_f64()).length();
+            assert!(identity <= tol, "{what}: |point_b − point_a − distance·normal| = {identity:e} > {tol:e}");
+            let h = |d: DVec3| support_value(sa, &qa, d) + support_value(sb, &qb, -d);
+            assert!((h(n) - depth).abs() <= tol, "{what}: the planes along the normal overlap by {}", h(n));
+            let least = dirs.iter().chain(&normals).map(|&d| h(d)).fold(f64::INFINITY, f64::min);
+            assert!(depth <= least + tol, "{what}: a direction overlaps by only {least}");
+            for d in dirs {
+                let outside = (d.dot(wa) - support_value(sa, &qa, *d)).max(d.dot(wb) - support_value(sb, &qb, *d));
+                assert!(outside <= tol, "{what}: a witness lies {outside:e} beyond its shape along {d}");
+            }
+        }
+    }
+    run::<Vec3>(&inner, &swept, half, [pose_inner, pose_swept], &dirs);
+    run::<DVec3>(&inner, &swept, half, [pose_inner, pose_swept], &dirs);
 }

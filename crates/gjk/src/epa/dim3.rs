@@ -498,13 +498,20 @@ pub fn expand<V: Vector3>(
             pick = (miss, face, bc);
         }
     }
-    let (_, face, bc) = pick;
+    let (miss, face, bc) = pick;
     let witness = DiffVertex {
         w: bc.combine(&face.map(|v| v.w)),
         a: bc.combine(&face.map(|v| v.a)),
         b: bc.combine(&face.map(|v| v.b)),
         dir: best.n,
     };
+    // A polytope's nearest face holds the origin's projection, unless rounding folded the polytope there and
+    // stopped EPA before its bounds met: an f32 sliver 98 long and 0.017 wide, its normal 1.5e-3 rad off, the bounds
+    // 0.0049 apart (within 1024 ulps of 51), where the origin's projection fell 0.87 beyond the nearest face and the
+    // witnesses it gave broke `point_b − point_a = distance · normal` by 0.93 (gjk-fuzz seed 59 case 2067).
+    let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * bounds.scale;
+    let noise = rel_tol * nearest.d.abs() + V::Real::from_f64(8.0) * V::Real::EPSILON * bounds.scale;
+    let folded = miss > rounding * rounding && bounds.upper - nearest.d > noise;
     let (normal, depth, witness) = match refinement {
         // Curved: the answer is a point of A − B and the direction to it, so that the deepest points differ by
         // exactly depth · normal — the refined support point at a smooth minimum, on the boundary itself; else the
@@ -523,13 +530,14 @@ pub fn expand<V: Vector3>(
                 least_support(&poly, support, nearest.d + band, bounds.scale, s).unwrap_or(answer)
             }
         }
-        Some(_) => {
+        // A face on a kink of h (curved pairs), or a polytope folded by rounding: the faces within the bounds answer
+        // (see `least_support`).
+        _ if curved || folded => {
             let band = (bounds.upper - nearest.d).max(V::Real::ZERO) + tie;
             least_support(&poly, support, nearest.d + band, bounds.scale, witness).unwrap_or((best.n, best.d, witness))
         }
-        None => (best.n, best.d, witness),
+        _ => (best.n, best.d, witness),
     };
-    let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * bounds.scale;
     let (normal, depth, witness) = if nearest.d.min(bounds.upper) <= rounding {
         touching((normal, depth, witness), start, &bounds, rounding, support)
     } else {
