@@ -153,14 +153,19 @@ impl<V: Vector3> Polytope<V> {
         self.verts.iter().any(|v| v.w == w)
     }
 
-    /// Links the faces of a closed surface: each edge to the face holding it the other way.
+    /// Links the four faces of the starting tetrahedron: each edge to the face holding it the other way, false when
+    /// that face does not (the faces are not wound consistently). Face t leaves out vertex 3 − t, so the other face
+    /// holding edge a → b of a face with third vertex c is the one leaving out c: no search.
     fn link(&mut self) -> bool {
-        for f in 0..self.faces.len() {
+        debug_assert!(self.faces.len() == 4);
+        for f in 0..4 {
+            let idx = self.faces[f].idx;
             for e in 0..3 {
-                let (a, b) = (self.faces[f].idx[e], self.faces[f].idx[(e + 1) % 3]);
-                let Some(g) = (0..self.faces.len()).find(|&g| (0..3).any(|k| self.edge(g, k) == (b, a))) else {
+                let (a, b, c) = (idx[e], idx[NEXT[e]], idx[NEXT[NEXT[e]]]);
+                let g = 3 - (c as usize).min(3);
+                if !(0..3).any(|k| self.edge(g, k) == (b, a)) {
                     return false;
-                };
+                }
                 self.faces[f].adj[e] = g as u16;
             }
         }
