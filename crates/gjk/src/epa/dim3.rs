@@ -70,9 +70,17 @@ type Plane<V> = (V, <V as Vector>::Real);
 struct Polytope<V: Vector> {
     verts: ArrayVec<DiffVertex<V>, MAX_VERTS>,
     faces: ArrayVec<Face<V>, MAX_FACES>,
+    /// Each face slot's distance `d`, +∞ for a removed face: the search for the nearest face reads these alone
+    /// (through the faces, each a face record apart, the search took 5 % of 3D f64 hull256 penetrating contact).
+    dist: ArrayVec<V::Real, MAX_FACES>,
     /// Slots of removed faces, for reuse.
     free: ArrayVec<u16, MAX_FACES>,
+    /// Scratch for [`Polytope::simple_loop`]: the horizon edge starting at each vertex, [`NONE`] between steps.
+    from: [u16; MAX_VERTS],
 }
+
+/// No horizon edge (see [`Polytope::from`]).
+const NONE: u16 = u16::MAX;
 
 /// A set of face slots.
 #[derive(Clone, Copy)]
@@ -97,7 +105,7 @@ impl<V: Vector3> Polytope<V> {
     }
 
     /// The plane of the face (i, j, k), as [`Polytope::face`] gives it.
-    #[inline]
+    #[inline(always)]
     fn plane(&self, i: usize, j: usize, k: usize) -> Option<Plane<V>> {
         let (a, b, c) = (self.verts[i].w, self.verts[j].w, self.verts[k].w);
         let n = triangle_normal(a, b, c).normalize_or_zero();
@@ -113,10 +121,15 @@ impl<V: Vector3> Polytope<V> {
 
     /// The live face nearest the origin (the first of equals; the first live face when its distance is NaN).
     fn nearest_face(&self) -> usize {
-        let (mut best, mut best_d) = (usize::MAX, V::Real::INFINITY);
-        for (i, f) in self.faces.iter().enumerate() {
-            if f.live && (f.d < best_d || best == usize::MAX) {
-                (best, best_d) = (i, f.d);
+        debug_assert!(self.dist.len() == self.faces.len());
+        let Some(first) = self.faces.iter().position(|f| f.live) else {
+            return usize::MAX;
+        };
+        // A removed face's +∞ is never less than the best (NaN included), as the face itself is never looked at.
+        let (mut best, mut best_d) = (first, self.dist[first]);
+        for (i, &d) in self.dist.iter().enumerate().skip(first + 1) {
+            if d < best_d {
+                (best, best_d) = (i, d);
             }
         }
         best
@@ -140,14 +153,19 @@ impl<V: Vector3> Polytope<V> {
         self.verts.iter().any(|v| v.w == w)
     }
 
-    /// Links the faces of a closed surface: each edge to the face holding it the other way.
+    /// Links the four faces of the starting tetrahedron: each edge to the face holding it the other way, false when
+    /// that face does not (the faces are not wound consistently). Face t leaves out vertex 3 − t, so the other face
+    /// holding edge a → b of a face with third vertex c is the one leaving out c: no search.
     fn link(&mut self) -> bool {
-        for f in 0..self.faces.len() {
+        debug_assert!(self.faces.len() == 4);
+        for f in 0..4 {
+            let idx = self.faces[f].idx;
             for e in 0..3 {
-                let (a, b) = (self.faces[f].idx[e], self.faces[f].idx[(e + 1) % 3]);
-                let Some(g) = (0..self.faces.len()).find(|&g| (0..3).any(|k| self.edge(g, k) == (b, a))) else {
+                let (a, b, c) = (idx[e], idx[NEXT[e]], idx[NEXT[NEXT[e]]]);
+                let g = 3 - (c as usize).min(3);
+                if !(0..3).any(|k| self.edge(g, k) == (b, a)) {
                     return false;
-                };
+                }
                 self.faces[f].adj[e] = g as u16;
             }
         }
@@ -218,7 +236,11 @@ impl<V: Vector3> Polytope<V> {
 
     /// The horizon of the patch `gone` (its faces listed in `removed`) around the new vertex `wi`: the edges whose
     /// other face stays, in the order of `removed`, edges 0, 1, 2, each with the plane of its fan face. `None` when
-    /// a fan face has no normal or the edges are more than the room.
+    /// a fan face has no normal or the edges are more than the room. Out of line: it runs only past the room of the
+    /// edges kept while the patch grows (and in debug checks), and its buffer would otherwise enlarge every step's
+    /// stack frame.
+    #[cold]
+    #[inline(never)]
     fn horizon(&self, removed: &[u16], gone: &FaceSet, wi: usize) -> Option<ArrayVec<HorizonEdge<V>, MAX_HORIZON>> {
         let mut horizon = ArrayVec::new();
         for &f in removed {
@@ -251,14 +273,15 @@ impl<V: Vector3> Polytope<V> {
         stack.push(start as u16);
         while let Some(f) = stack.pop() {
             removed.push(f);
+            let Face { idx, adj, .. } = self.faces[f as usize];
             for e in 0..3 {
-                let g = self.faces[f as usize].adj[e] as usize;
+                let g = adj[e] as usize;
                 if gone.has(g) {
                     continue;
                 }
                 let across = &self.faces[g];
                 let sees = across.n.dot(w - self.verts[across.idx[0] as usize].w) > eps;
-                let (a, b) = self.edge(f as usize, e);
+                let (a, b) = (idx[e], idx[NEXT[e]]);
                 let fan = if sees { None } else { self.plane(a as usize, b as usize, wi).filter(|p| p.1 >= floor) };
                 match fan {
                     Some(fan) => {
@@ -281,18 +304,22 @@ impl<V: Vector3> Polytope<V> {
                 None => return false,
             }
         }
-        // Each edge kept with its index in the kept face (the same edge walked the other way).
+        // Each edge kept with its index in the kept face (the same edge walked the other way); an edge is moved only
+        // when one before it was dropped.
         let mut kept = 0;
         for i in 0..horizon.len() {
-            let mut h = horizon[i];
+            let h = &mut horizon[i];
             if gone.has(h.across as usize) {
                 continue;
             }
-            match (0..3).find(|&k| self.edge(h.across as usize, k) == (h.b, h.a)) {
-                Some(edge) => h.edge = edge as u8,
-                None => return false,
+            let other = self.faces[h.across as usize].idx;
+            let Some(edge) = (0..3).find(|&k| other[k] == h.b && other[NEXT[k]] == h.a) else {
+                return false;
+            };
+            h.edge = edge as u8;
+            if kept != i {
+                horizon[kept] = horizon[i];
             }
-            horizon[kept] = h;
             kept += 1;
         }
         horizon.truncate(kept);
@@ -301,30 +328,11 @@ impl<V: Vector3> Polytope<V> {
             let key = |h: &HorizonEdge<V>| (h.a, h.b, h.across, h.fan);
             again.len() == horizon.len() && again.iter().zip(&horizon).all(|(x, y)| key(x) == key(y))
         }));
-        // One simple loop: each vertex starts exactly one edge, and following the edges from the first comes back
-        // to it after visiting all of them, and not before (a path that repeats an edge before step k cycles, and
-        // can then only be back at the first edge at step k by having passed it earlier).
-        let k = horizon.len();
-        if k < 3 {
-            return false;
-        }
         let mut order = ArrayVec::<u8, MAX_HORIZON>::new();
-        let mut at = 0usize;
-        for step in 0..k {
-            if step > 0 && at == 0 {
-                return false;
-            }
-            order.push(at as u8);
-            let end = horizon[at].b;
-            let mut next = horizon.iter().enumerate().filter(|(_, h)| h.a == end).map(|(i, _)| i);
-            match (next.next(), next.next()) {
-                (Some(n), None) => at = n,
-                _ => return false,
-            }
-        }
-        if at != 0 {
+        if !self.simple_loop(&horizon, &mut order) {
             return false;
         }
+        let k = order.len();
         // Room: the fan takes the patch's slots first, then free ones, then new ones.
         let spare = self.free.len() + (MAX_FACES - self.faces.len());
         if k > removed.len() + spare {
@@ -338,12 +346,14 @@ impl<V: Vector3> Polytope<V> {
                 s
             } else {
                 self.faces.push(self.faces[0]);
+                self.dist.push(self.dist[0]);
                 (self.faces.len() - 1) as u16
             };
             slots.push(slot);
         }
         for &f in &removed[k.min(removed.len())..] {
             self.faces[f as usize].live = false;
+            self.dist[f as usize] = V::Real::INFINITY;
             self.free.push(f);
         }
         // Fan face i is (a_i, b_i, w): across edge 0 the kept face, across edge 1 (b_i → w) the next fan face,
@@ -355,9 +365,51 @@ impl<V: Vector3> Polytope<V> {
             let ((n, d), idx) = (h.fan, [h.a, h.b, wi as u16]);
             let adj = [h.across, slots[next], slots[prev]];
             self.faces[slot as usize] = Face { idx, adj, n, d, live: true };
+            self.dist[slot as usize] = d;
             self.faces[h.across as usize].adj[h.edge as usize] = slot;
         }
         true
+    }
+
+    /// The horizon's edges in the order of one simple loop, starting from the first, into `order`: false unless each vertex
+    /// starts at most one edge and following the edges from the first comes back to it after visiting all of them,
+    /// and not before (a path that repeats an edge before step k cycles, and can then only be back at the first edge
+    /// at step k by having passed it earlier). Every edge's start is then the end of the edge before it, so "at most
+    /// one edge from each vertex" is "exactly one edge from each vertex the loop reaches".
+    fn simple_loop(&mut self, horizon: &[HorizonEdge<V>], order: &mut ArrayVec<u8, MAX_HORIZON>) -> bool {
+        let k = horizon.len();
+        if k < 3 {
+            return false;
+        }
+        // The edge starting at each vertex, in `self.from` (left all NONE again before returning).
+        let mut single = true;
+        for (i, h) in horizon.iter().enumerate() {
+            let slot = &mut self.from[h.a as usize];
+            single &= *slot == NONE;
+            *slot = i as u16;
+        }
+        let mut at = 0usize;
+        let mut closed = single;
+        if single {
+            for step in 0..k {
+                if step > 0 && at == 0 {
+                    closed = false;
+                    break;
+                }
+                order.push(at as u8);
+                match self.from[horizon[at].b as usize] {
+                    NONE => {
+                        closed = false;
+                        break;
+                    }
+                    next => at = next as usize,
+                }
+            }
+        }
+        for h in horizon {
+            self.from[h.a as usize] = NONE;
+        }
+        closed && at == 0
     }
 }
 
@@ -454,7 +506,13 @@ pub fn expand<V: Vector3>(
     mut report: Report<'_, V>,
     curved: bool,
 ) -> Result<Expansion<V>, Flat<V>> {
-    let mut poly = Polytope { verts: ArrayVec::new(), faces: ArrayVec::new(), free: ArrayVec::new() };
+    let mut poly = Polytope {
+        verts: ArrayVec::new(),
+        faces: ArrayVec::new(),
+        dist: ArrayVec::new(),
+        free: ArrayVec::new(),
+        from: [NONE; MAX_VERTS],
+    };
     for v in start.iter().take(4) {
         if !poly.contains(v.w) {
             poly.verts.push(*v);
@@ -470,6 +528,7 @@ pub fn expand<V: Vector3>(
             face = poly.face(i, k, j).ok_or_else(|| flat_answer(&poly.verts[..4]))?;
         }
         poly.faces.push(face);
+        poly.dist.push(face.d);
     }
     if !poly.link() {
         return Err(flat_answer(&poly.verts[..4]));

@@ -126,7 +126,8 @@ impl StartTable {
         for face in 0..6 {
             for row in 0..n {
                 for col in 0..n {
-                    last = hull.climb(Self::centre::<V>(n, face, row, col), last);
+                    let dir = Self::centre::<V>(n, face, row, col);
+                    last = hull.climb(dir, (last, hull.vertices[last].dot(dir)));
                     vertex.push(last as u32);
                 }
             }
@@ -166,7 +167,10 @@ impl StartTable {
             return self.vertex[0] as usize;
         }
         // A float-to-integer cast saturates (and takes NaN to 0), so the index stays in range.
-        let cell = |c: V::Real| ((c.to_f64() * scale + half) as usize).min(self.n - 1);
+        // Through i64 and a clamp: the same cells as `as usize` then `min(n - 1)` (both casts saturate and take NaN
+        // to 0), in fewer instructions.
+        let last = self.n as i64 - 1;
+        let cell = |c: V::Real| ((c.to_f64() * scale + half) as i64).clamp(0, last) as usize;
         let face = 2 * k + usize::from(m < V::Real::ZERO);
         self.vertex[(face * self.n + cell(u)) * self.n + cell(w)] as usize
     }
@@ -437,15 +441,19 @@ impl<V: Vector> ConvexPolytope<V> {
     ///
     /// Inlined, so that `dir` arrives in registers: passed through memory just after the caller computed it, an
     /// f64 direction stalls on store forwarding (profiled at a sixth of 3D f64 hull256 penetrating contact).
+    ///
+    /// Returns the start with its dot product with `dir`, which the climb would otherwise compute again.
     #[inline]
-    fn climb_start(&self, dir: V, hint: u32) -> usize {
+    fn climb_start(&self, dir: V, hint: u32) -> (usize, V::Real) {
         if self.starts.n == 0 {
-            return (hint as usize).min(self.vertices.len() - 1);
+            let start = (hint as usize).min(self.vertices.len() - 1);
+            return (start, self.vertices[start].dot(dir));
         }
         let table = self.starts.lookup(dir);
-        match self.vertices.get(hint as usize) {
-            Some(h) if h.dot(dir) > self.vertices[table].dot(dir) => hint as usize,
-            _ => table,
+        let table_dot = self.vertices[table].dot(dir);
+        match self.vertices.get(hint as usize).map(|h| h.dot(dir)) {
+            Some(hint_dot) if hint_dot > table_dot => (hint as usize, hint_dot),
+            _ => (table, table_dot),
         }
     }
 
@@ -459,9 +467,9 @@ impl<V: Vector> ConvexPolytope<V> {
     /// Index of the vertex farthest along `dir`, walking from `start` to a better neighbour while there is one.
     /// On a convex polytope a vertex no neighbour of which is better is a global maximum, so the walk is exact;
     /// it strictly increases the dot product, so it cannot revisit a vertex and ends within `n` steps.
-    fn climb(&self, dir: V, start: usize) -> usize {
+    fn climb(&self, dir: V, (start, start_dot): (usize, V::Real)) -> usize {
         let mut cur = start;
-        let mut cur_dot = self.vertices[cur].dot(dir);
+        let mut cur_dot = start_dot;
         for _ in 0..self.vertices.len() {
             let mut next = cur;
             for &n in self.neighbors(cur) {
