@@ -371,11 +371,11 @@ impl<V: Vector3> Polytope<V> {
         true
     }
 
-    /// The horizon's edges in the order of one simple loop, starting from the first, into `order`: false unless each vertex
-    /// starts at most one edge and following the edges from the first comes back to it after visiting all of them,
-    /// and not before (a path that repeats an edge before step k cycles, and can then only be back at the first edge
-    /// at step k by having passed it earlier). Every edge's start is then the end of the edge before it, so "at most
-    /// one edge from each vertex" is "exactly one edge from each vertex the loop reaches".
+    /// The horizon's edges in the order of one simple loop, starting from the first, into `order`: false unless each
+    /// vertex starts at most one edge and following the edges from the first comes back to it after visiting all of
+    /// them, and not before (a path that repeats an edge before step k cycles, and can then only be back at the first
+    /// edge at step k by having passed it earlier). Every edge's start is then the end of the edge before it, so "at
+    /// most one edge from each vertex" is "exactly one edge from each vertex the loop reaches".
     fn simple_loop(&mut self, horizon: &[HorizonEdge<V>], order: &mut ArrayVec<u8, MAX_HORIZON>) -> bool {
         let k = horizon.len();
         if k < 3 {
@@ -624,8 +624,9 @@ const LEAST_SUPPORT_FACES: usize = 16;
 /// distance · normal` stays exact). The reach is a few stencil widths (4√ε of `scale`, the size of A − B's points
 /// near the origin): the face with the good normal is a large one across the exposed facet, and the foot may fall
 /// just beyond it, in the slivers (two concentric cylinders: the parallelogram's centre, on its diagonal, moved by
-/// the stencil); weights a few √ε negative then keep A's and B's points on the lines of their exposed faces. `fallback` is tried first (the
-/// direction to it, and within rounding of the origin the direction it was found along), and kept on ties.
+/// the stencil); weights a few √ε negative then keep A's and B's points on the lines of their exposed faces.
+/// `fallback` is tried first (the direction to it, and within rounding of the origin the direction it was found
+/// along), and kept on ties.
 fn least_support<V: Vector3>(
     poly: &Polytope<V>,
     support: &mut dyn FnMut(V) -> DiffVertex<V>,

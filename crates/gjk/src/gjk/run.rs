@@ -402,7 +402,16 @@ where
         simplex.pop();
         let (w0, w1) = (simplex.verts[0].w, simplex.verts[1].w);
         if let Some(n) = plane_normal(w1 - w0, w.w - w0, toward) {
-            let reach = -n.dot(pair.support(n).w);
+            let wn = pair.support(n);
+            let reach = -n.dot(wn.w);
+            // Along the face's exact normal the support may reach past v where v's own direction, off by rounding,
+            // found only the face again: a point 1.75e-10 inside a cone 8e-10 thick and 0.47 wide, whose apex wins
+            // over the base's rim only within 1.7e-9 rad of the axis (v's direction was 8e-8 off; the run stalled
+            // on the base's plane "6.4e-10 apart", gjk-fuzz seed 60 case 8135). That point is a vertex like any
+            // other: kept when it brings v nearer.
+            if let Some(step) = beyond_v(simplex, wn, n, *v, v2) {
+                return Some(step);
+            }
             // Turned only where v's foot is on that plane to v's own rounding (64 ulps of the points): then the
             // witnesses, Σ λᵢ of the segment, stay paired along the new normal. A triangle across a curved part is
             // no face, and its plane, though it may prove more than a stalled run had, tilts v beyond that (an f32
@@ -414,6 +423,29 @@ where
             *lower = lower.max(reach);
         }
     }
+    None
+}
+
+/// `w`, the support along the unit `n`, as the simplex's next vertex, when it lies beyond v along n (by more than
+/// the touching distance) and the simplex with it comes nearer the origin or encloses it: then the new v and `w`.
+/// Otherwise the simplex is left as it was.
+fn beyond_v<V: Vector>(
+    simplex: &mut Simplex<V>,
+    w: DiffVertex<V>,
+    n: V,
+    v: V,
+    v2: V::Real,
+) -> Option<(V, DiffVertex<V>)> {
+    if simplex.contains(w.w) || !(n.dot(w.w - v) > touch_distance(simplex.scale().max(w.w.max_abs()))) {
+        return None;
+    }
+    simplex.push(w);
+    let (face, next_v) = simplex.solve();
+    if next_v.length_squared() < v2 || face.len() == V::DIM + 1 {
+        simplex.keep(&face);
+        return Some((next_v, w));
+    }
+    simplex.pop();
     None
 }
 

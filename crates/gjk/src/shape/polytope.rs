@@ -166,9 +166,8 @@ impl StartTable {
         if !scale.is_finite() {
             return self.vertex[0] as usize;
         }
-        // A float-to-integer cast saturates (and takes NaN to 0), so the index stays in range.
-        // Through i64 and a clamp: the same cells as `as usize` then `min(n - 1)` (both casts saturate and take NaN
-        // to 0), in fewer instructions.
+        // A float-to-integer cast saturates (and takes NaN to 0), so the index stays in range; through i64 and a
+        // clamp, the same cells as `as usize` then `min(n - 1)` in fewer instructions.
         let last = self.n as i64 - 1;
         let cell = |c: V::Real| ((c.to_f64() * scale + half) as i64).clamp(0, last) as usize;
         let face = 2 * k + usize::from(m < V::Real::ZERO);
