@@ -386,20 +386,15 @@ where
         if simplex.contains(w.w) {
             continue;
         }
-        simplex.push(w);
-        let (face, next_v) = simplex.solve();
         // A triangle no farther than the segment is kept even without progress in |v|: the segment's nearest
         // point was already the face's to rounding, and what the triangle brings is v's direction.
-        let next2 = next_v.length_squared();
-        if next2 < v2 || (next2 <= v2 && face.len() == 3) || face.len() == V::DIM + 1 {
-            simplex.keep(&face);
+        if let Some(next_v) = with_vertex(simplex, w, v2, true) {
             return Some((next_v, w));
         }
         // The solver kept the segment: the face's foot is within rounding of it (a cap 2e5 wide whose segment
         // passes 1e-11 from the foot). The triangle's plane is still the face's, its normal exact to a few ulps
         // from the edges: the supporting plane along it bounds the distance from below as tightly as rounding
         // allows (gjk-fuzz seed 3 case 12040).
-        simplex.pop();
         let (w0, w1) = (simplex.verts[0].w, simplex.verts[1].w);
         if let Some(n) = plane_normal(w1 - w0, w.w - w0, toward) {
             let wn = pair.support(n);
@@ -439,11 +434,19 @@ fn beyond_v<V: Vector>(
     if simplex.contains(w.w) || !(n.dot(w.w - v) > touch_distance(simplex.scale().max(w.w.max_abs()))) {
         return None;
     }
+    with_vertex(simplex, w, v2, false).map(|next_v| (next_v, w))
+}
+
+/// The simplex with `w` added, solved and reduced to the face holding its nearest point, when that brings v nearer
+/// than `v2` (its squared length), encloses the origin, or (with `equal_triangle`) is a triangle no farther: then the
+/// new v. Otherwise the simplex is left as it was.
+fn with_vertex<V: Vector>(simplex: &mut Simplex<V>, w: DiffVertex<V>, v2: V::Real, equal_triangle: bool) -> Option<V> {
     simplex.push(w);
     let (face, next_v) = simplex.solve();
-    if next_v.length_squared() < v2 || face.len() == V::DIM + 1 {
+    let next2 = next_v.length_squared();
+    if next2 < v2 || (equal_triangle && next2 <= v2 && face.len() == 3) || face.len() == V::DIM + 1 {
         simplex.keep(&face);
-        return Some((next_v, w));
+        return Some(next_v);
     }
     simplex.pop();
     None

@@ -53,11 +53,10 @@ impl<V: Vector> Feature<V> {
     /// `width` becomes one of its points. A face's plane is fixed only to about (its points' rounding) / (its width)
     /// radians, so a sliver's "plane" can face any way around its long edge; a contact clipped against it and
     /// carried along the normal onto it lands anywhere (gjk-fuzz seed 59 case 3066: an f32 box 3e-9 thin, its face
-    /// 1e-6 of rounding wide, gave a contact 1.0 outside the box). The ends keep their ids. Returns whether it
-    /// changed.
-    pub(crate) fn collapse_thinner_than(&mut self, width: V::Real) -> bool {
+    /// that wide under 1e-6 of rounding, gave a contact 1.0 outside the box). The ends keep their ids.
+    pub(crate) fn collapse_thinner_than(&mut self, width: V::Real) {
         if self.len < 2 {
-            return false;
+            return;
         }
         let pts = self.points();
         // The two farthest points, nearly: the farthest from the first, then the farthest from that one.
@@ -80,20 +79,19 @@ impl<V: Vector> Feature<V> {
             self.len = 1;
             self.points[0] = p;
             self.ids[0] = id;
-            return true;
+            return;
         }
         let off_line = |x: V| {
             let d = x - p;
             (d - e * (d.dot(e) / ee)).length_squared()
         };
         if self.len == 2 || pts.iter().any(|x| !(off_line(*x) <= width * width)) {
-            return false;
+            return;
         }
         let (id_p, id_q) = (self.ids[i], self.ids[j]);
         self.len = 2;
         self.points[..2].copy_from_slice(&[p, q]);
         self.ids[..2].copy_from_slice(&[id_p, id_q]);
-        true
     }
     /// Applies `f` to every point (moving the feature to another frame).
     pub fn map(&mut self, f: impl Fn(V) -> V) {
