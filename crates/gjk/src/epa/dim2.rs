@@ -13,7 +13,7 @@ use super::dim3::{touching, toward, Bounds};
 use super::refine::refine;
 use super::{Expansion, Flat, Progress, Report};
 use crate::gjk::{DiffVertex, Status};
-use crate::math::{Real, Vector2};
+use crate::math::{Real, Vector, Vector2};
 use crate::simplex::solve_segment;
 
 const MAX_VERTS: usize = 160;
@@ -24,9 +24,133 @@ const EXTRA_ITERATIONS: u32 = 32;
 /// Refinements at most (see `dim3`).
 const REFINEMENTS: u32 = 2;
 
-/// The polygon's storage: fixed-size, never cleared (zeroing it per query was 65 % of the instructions of 2D f64
-/// polygon8 penetrating contact, callgrind).
-type Polygon<V> = ArrayVec<DiffVertex<V>, MAX_VERTS>;
+/// The polygon: its vertices counter-clockwise, each with the outward normal and distance from the origin of the
+/// edge that leaves it, kept as the polygon changes so that finding the nearest edge is a scan instead of a square
+/// root and a division per edge per iteration (half the instructions of 2D f64 polygon2048 penetrating contact
+/// went to recomputing them, callgrind).
+///
+/// The vertices are a ring of slots linked both ways: a new vertex takes a free slot and is linked in place of the
+/// chain it sees, and nothing else moves (rotating and shifting arrays of vertices was a fifth of those
+/// instructions). Functions that name a vertex or an edge take its slot. The ring is read from `start`, the vertex
+/// after the newest, so ties between equally near edges go to the same edge as when the polygon was an array
+/// rotated to begin there. Storage is fixed-size and never cleared (zeroing it per query was 65 % of the
+/// instructions of 2D f64 polygon8 penetrating contact, callgrind).
+#[derive(Clone)]
+struct Polygon<V: Vector2> {
+    /// Vertices by slot; the live ones are those on the ring.
+    verts: ArrayVec<DiffVertex<V>, MAX_VERTS>,
+    /// `edges[s]`: the edge from slot s to `next[s]`.
+    edges: ArrayVec<Edge<V>, MAX_VERTS>,
+    next: ArrayVec<u8, MAX_VERTS>,
+    prev: ArrayVec<u8, MAX_VERTS>,
+    /// Slots of vertices taken off the ring, to reuse.
+    free: ArrayVec<u8, MAX_VERTS>,
+    /// The slot of the ring's first vertex.
+    start: usize,
+    /// Vertices on the ring.
+    len: usize,
+}
+
+impl<V: Vector2> Polygon<V> {
+    /// An empty polygon (nothing to clear: its storage is filled as it grows).
+    fn new() -> Self {
+        Self {
+            verts: ArrayVec::new(),
+            edges: ArrayVec::new(),
+            next: ArrayVec::new(),
+            prev: ArrayVec::new(),
+            free: ArrayVec::new(),
+            start: 0,
+            len: 0,
+        }
+    }
+
+    /// Makes the polygon the triangle `tri`, counter-clockwise. Filled in place: the polygon is built where it lives,
+    /// not moved there (moving its fixed-size storage copies all of it, 16 KiB in f64).
+    fn start_with(&mut self, tri: &[DiffVertex<V>; 3]) {
+        for k in 0..3 {
+            self.verts.push(tri[k]);
+            self.edges.push(edge(tri[k].w, tri[(k + 1) % 3].w));
+            self.next.push(((k + 1) % 3) as u8);
+            self.prev.push(((k + 2) % 3) as u8);
+        }
+        self.len = 3;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_full(&self) -> bool {
+        self.len >= MAX_VERTS
+    }
+
+    #[inline(always)]
+    fn next(&self, s: usize) -> usize {
+        self.next[s] as usize
+    }
+
+    #[inline(always)]
+    fn prev(&self, s: usize) -> usize {
+        self.prev[s] as usize
+    }
+
+    /// The slots around the ring, from its first vertex.
+    fn ring(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut s = self.start;
+        (0..self.len).map(move |_| {
+            let here = s;
+            s = self.next(s);
+            here
+        })
+    }
+
+    /// Whether `w` is one of the vertices.
+    fn holds(&self, w: V) -> bool {
+        self.ring().any(|s| self.verts[s].w == w)
+    }
+
+    /// The vertices in order, for an observer, and where slot `s` is among them.
+    fn ordered(&self, s: usize) -> (ArrayVec<DiffVertex<V>, MAX_VERTS>, usize) {
+        (self.ring().map(|k| self.verts[k]).collect(), self.ring().position(|k| k == s).unwrap_or(0))
+    }
+
+    /// Links `w` after slot `first` and before slot `last`, in place of the vertices between, with `into` and `out`
+    /// the edges joining it to them; the ring then starts at `last`.
+    fn splice(&mut self, first: usize, last: usize, w: DiffVertex<V>, into: Edge<V>, out: Edge<V>) {
+        let mut s = self.next(first);
+        while s != last {
+            self.free.push(s as u8);
+            self.len -= 1;
+            s = self.next(s);
+        }
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                let slot = slot as usize;
+                self.verts[slot] = w;
+                self.edges[slot] = out;
+                slot
+            }
+            None => {
+                self.verts.push(w);
+                self.edges.push(out);
+                self.next.push(0);
+                self.prev.push(0);
+                self.verts.len() - 1
+            }
+        };
+        self.edges[first] = into;
+        self.next[first] = slot as u8;
+        self.prev[slot] = first as u8;
+        self.next[slot] = last as u8;
+        self.prev[last] = slot as u8;
+        self.len += 1;
+        self.start = last;
+    }
+}
+
+/// An edge's outward unit normal and distance from the origin; `None` when degenerate.
+type Edge<V> = Option<(V, <V as Vector>::Real)>;
 
 /// Outward unit normal and signed distance of the edge a → b of a counter-clockwise polygon.
 fn edge<V: Vector2>(a: V, b: V) -> Option<(V, V::Real)> {
@@ -40,11 +164,11 @@ fn edge<V: Vector2>(a: V, b: V) -> Option<(V, V::Real)> {
     })
 }
 
-/// The edge nearest the origin: its first vertex, normal and distance.
-fn nearest<V: Vector2>(poly: &[DiffVertex<V>]) -> (usize, V, V::Real) {
-    let mut best = (0, V::zero(), V::Real::INFINITY);
-    for i in 0..poly.len() {
-        if let Some((nrm, d)) = edge(poly[i].w, poly[(i + 1) % poly.len()].w) {
+/// The edge nearest the origin: its first vertex's slot, normal and distance.
+fn nearest<V: Vector2>(poly: &Polygon<V>) -> (usize, V, V::Real) {
+    let mut best = (poly.start, V::zero(), V::Real::INFINITY);
+    for i in poly.ring() {
+        if let Some((nrm, d)) = poly.edges[i] {
             if d < best.2 {
                 best = (i, nrm, d);
             }
@@ -62,33 +186,34 @@ fn add<V: Vector2>(poly: &mut Polygon<V>, i: usize, w: DiffVertex<V>, eps: V::Re
     if poly.is_full() || n < 3 {
         return false;
     }
-    let sees = |a: usize, b: usize| edge(poly[a].w, poly[b].w).is_some_and(|(nrm, d)| nrm.dot(w.w) - d > eps);
-    let joins = |a: V, b: V| edge(a, b).is_some_and(|(_, d)| d >= floor);
-    // The chain removed runs from vertex `first` (kept) to vertex `last` (kept), around through edge i.
-    let (mut first, mut last) = (i, (i + 1) % n);
+    // `edges[a]` is the edge from slot a to the next vertex.
+    let sees = |a: usize| poly.edges[a].is_some_and(|(nrm, d)| nrm.dot(w.w) - d > eps);
+    let joins = |e: Edge<V>| e.is_some_and(|(_, d)| d >= floor);
+    // The chain removed runs from vertex `first` (kept) to vertex `last` (kept), around through edge i; `into` and
+    // `out` are the edges that would join w to them.
+    let (mut first, mut last) = (i, poly.next(i));
+    let mut into = edge(poly.verts[first].w, w.w);
+    let mut out = edge(w.w, poly.verts[last].w);
     let mut removed = 0;
     // Each step drops one vertex; at least two must stay besides w.
     while removed + 2 < n {
-        let before = (first + n - 1) % n;
-        if sees(before, first) || !joins(poly[first].w, w.w) {
+        let before = poly.prev(first);
+        if sees(before) || !joins(into) {
             first = before;
+            into = edge(poly.verts[first].w, w.w);
+        } else if sees(last) || !joins(out) {
+            last = poly.next(last);
+            out = edge(w.w, poly.verts[last].w);
         } else {
-            let after = (last + 1) % n;
-            if sees(last, after) || !joins(w.w, poly[last].w) {
-                last = after;
-            } else {
-                break;
-            }
+            break;
         }
         removed += 1;
     }
-    if !joins(poly[first].w, w.w) || !joins(w.w, poly[last].w) {
+    if !joins(into) || !joins(out) {
         return false;
     }
-    // Rotate so that `first` is the last vertex, then drop the removed ones (at the front) and append w.
-    poly.rotate_left((first + 1) % n);
-    poly.drain(..removed);
-    poly.push(w);
+    // The polygon now runs from `last` around to `first`, then w.
+    poly.splice(first, last, w, into, out);
     true
 }
 
@@ -140,35 +265,36 @@ pub fn expand<V: Vector2>(
     mut report: Report<'_, V>,
     curved: bool,
 ) -> Result<Expansion<V>, Flat<V>> {
-    let mut poly = Polygon::new();
+    let mut tri = ArrayVec::<DiffVertex<V>, 3>::new();
     for v in start.iter().take(3) {
-        if !poly.iter().any(|p| p.w == v.w) {
-            poly.push(*v);
+        if !tri.iter().any(|p| p.w == v.w) {
+            tri.push(*v);
         }
     }
     let scale = start.iter().fold(V::Real::ZERO, |m, v| m.max(v.w.max_abs()));
     let eps = V::Real::from_f64(1e3) * V::Real::EPSILON * scale.max(V::Real::from_f64(1e-300));
-    blow_up(&mut poly, support, eps)?;
+    blow_up(&mut tri, support, eps)?;
     // Counter-clockwise order.
-    if (poly[1].w - poly[0].w).perp_dot(poly[2].w - poly[0].w) < V::Real::ZERO {
-        poly.swap(1, 2);
+    if (tri[1].w - tri[0].w).perp_dot(tri[2].w - tri[0].w) < V::Real::ZERO {
+        tri.swap(1, 2);
     }
+    let mut poly = Polygon::new();
+    poly.start_with(&[tri[0], tri[1], tri[2]]);
     let mut bounds = Bounds::new(scale, (max_iterations, MAIN_VERTS));
     let mut refinement = curved.then_some(Refinement { rounds: 0, aim: None, smooth: None, upper: V::Real::INFINITY });
     let status = iterate(&mut poly, support, &mut bounds, &mut refinement, rel_tol, eps, &mut report);
-    let n = poly.len();
     let (near, _, lower) = nearest(&poly);
     // The answer's edge: where the refined direction leaves the polygon, else the nearest.
     let aim = refinement.as_ref().and_then(|r| r.aim);
     let best = aim.and_then(|u| edge_toward(&poly, u)).unwrap_or(near);
-    let (nrm, d) = edge(poly[best].w, poly[(best + 1) % n].w).unwrap_or((V::zero(), lower));
+    let (nrm, d) = poly.edges[best].unwrap_or((V::zero(), lower));
     // Collinear edges tie in distance; the witnesses come from the one holding the origin's projection.
     let foot = nrm * d;
     let tie = V::Real::from_f64(64.0) * V::Real::EPSILON * bounds.scale.max(d.abs());
     let mut pick = (V::Real::INFINITY, best);
-    for i in 0..n {
-        let (a, b) = (poly[i].w, poly[(i + 1) % n].w);
-        if edge(a, b).is_some_and(|(_, di)| (di - d).abs() <= tie) {
+    for i in poly.ring() {
+        let (a, b) = (poly.verts[i].w, poly.verts[poly.next(i)].w);
+        if poly.edges[i].is_some_and(|(_, di)| (di - d).abs() <= tie) {
             let miss = (solve_segment(a, b).combine(&[a, b]) - foot).length_squared();
             if miss < pick.0 {
                 pick = (miss, i);
@@ -176,7 +302,7 @@ pub fn expand<V: Vector2>(
         }
     }
     let i = pick.1;
-    let (a, b) = (poly[i], poly[(i + 1) % n]);
+    let (a, b) = (poly.verts[i], poly.verts[poly.next(i)]);
     let bc = solve_segment(a.w, b.w);
     let witness =
         DiffVertex { w: bc.combine(&[a.w, b.w]), a: bc.combine(&[a.a, b.a]), b: bc.combine(&[a.b, b.b]), dir: nrm };
@@ -221,13 +347,12 @@ pub fn expand<V: Vector2>(
 /// Adds a support point found some other way than along an edge's normal (a refinement's), at the edge it is
 /// farthest in front of; nothing happens when it is not in front of any by more than `eps`.
 fn insert<V: Vector2>(poly: &mut Polygon<V>, w: DiffVertex<V>, eps: V::Real) {
-    if poly.iter().any(|p| p.w == w.w) || poly.is_full() {
+    if poly.holds(w.w) || poly.is_full() {
         return;
     }
-    let n = poly.len();
     let (mut start, mut ahead) = (usize::MAX, eps);
-    for i in 0..n {
-        if let Some((nrm, d)) = edge(poly[i].w, poly[(i + 1) % n].w) {
+    for i in poly.ring() {
+        if let Some((nrm, d)) = poly.edges[i] {
             if nrm.dot(w.w) - d > ahead {
                 (start, ahead) = (i, nrm.dot(w.w) - d);
             }
@@ -241,10 +366,9 @@ fn insert<V: Vector2>(poly: &mut Polygon<V>, w: DiffVertex<V>, eps: V::Real) {
 
 /// The edge through which the ray from the origin along `u` leaves the polygon: a → b with u between a and b
 /// counter-clockwise.
-fn edge_toward<V: Vector2>(poly: &[DiffVertex<V>], u: V) -> Option<usize> {
-    let n = poly.len();
-    (0..n).find(|&i| {
-        let (a, b) = (poly[i].w, poly[(i + 1) % n].w);
+fn edge_toward<V: Vector2>(poly: &Polygon<V>, u: V) -> Option<usize> {
+    poly.ring().find(|&i| {
+        let (a, b) = (poly.verts[i].w, poly.verts[poly.next(i)].w);
         a.perp_dot(u) >= V::Real::ZERO && u.perp_dot(b) >= V::Real::ZERO && a.perp_dot(b) > V::Real::ZERO
     })
 }
@@ -299,11 +423,11 @@ fn iterate<V: Vector2>(
             }
         };
         // The polygon before this step, for the observer.
-        let before = report.is_some().then(|| poly.clone());
+        let before = report.is_some().then(|| poly.ordered(i));
         let full = poly.len() >= bounds.cap.1;
         let end = if met {
             Some(Status::Converged)
-        } else if poly.iter().any(|p| p.w == w.w) {
+        } else if poly.holds(w.w) {
             // A repeated vertex with the bounds still apart is as far as this precision goes: say so.
             Some(stalled(false))
         } else if full || !add(poly, i, w, eps, d - eps) {
@@ -314,7 +438,7 @@ fn iterate<V: Vector2>(
             None
         };
         let end = end.filter(|_| !resume(poly, bounds, support));
-        if let (Some(report), Some(before)) = (report.as_mut(), before) {
+        if let (Some(report), Some((before, at))) = (report.as_mut(), before) {
             // The polygon's edges: vertex k to vertex k + 1.
             let mut faces = [0u16; 2 * MAX_VERTS];
             for k in 0..n {
@@ -325,7 +449,7 @@ fn iterate<V: Vector2>(
                 iteration: bounds.iterations,
                 vertices: &before[..n],
                 faces: &faces[..2 * n],
-                nearest: i,
+                nearest: at,
                 normal: nrm,
                 lower: d,
                 support: w.w,
@@ -341,7 +465,7 @@ fn iterate<V: Vector2>(
 
 /// Grows the start to a triangle of non-zero area; fails with the flat answer when A − B is a segment or point.
 fn blow_up<V: Vector2>(
-    poly: &mut Polygon<V>,
+    poly: &mut ArrayVec<DiffVertex<V>, 3>,
     support: &mut dyn FnMut(V) -> DiffVertex<V>,
     eps: V::Real,
 ) -> Result<(), Flat<V>> {
