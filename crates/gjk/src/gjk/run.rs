@@ -199,6 +199,8 @@ where
     let mut last_dir = V::zero();
     // Newton's method may propose the nearest point of a pair with a curved part, once (see `newton`).
     let mut may_propose = true;
+    // Secant proposals left to two polygons before their walk can start (see `secant_walk`).
+    let mut secants = SECANTS;
     // A step may keep a larger face no nearer than v, once (see below).
     let mut may_widen = true;
     let finish = |simplex: Simplex<V>, v, lower, outcome, status, iterations| CoreResult {
@@ -282,6 +284,13 @@ where
             let turn = core::mem::replace(&mut last_dir, v);
             if facing || polygons.is_some_and(|p| walk::close_to(p, turn, v)) {
                 if let Some(walked) = polygons.and_then(|p| walk_to_nearest(pair, p, &w, v2, facing)) {
+                    (simplex, v) = walked;
+                    report(observer, &simplex, v, Decision::Continue);
+                    continue;
+                }
+            } else if let Some(p) = polygons.filter(|_| secants > 0) {
+                secants -= 1;
+                if let Some(walked) = secant_walk(pair, p, &simplex, &w, v2) {
                     (simplex, v) = walked;
                     report(observer, &simplex, v, Decision::Continue);
                     continue;
@@ -530,6 +539,36 @@ pub(crate) fn separated_at_start<V: Vector>(
 ) -> bool {
     let touch = touch_distance(scale);
     start > above + touch && v.length() > below + touch
+}
+
+/// Secant proposals a run makes at most (see [`secant_walk`]).
+const SECANTS: u32 = 2;
+
+/// Two polygons whose nearest edge GJK is still closing in on (w, the support along −v, does not yet face the
+/// origin, and the directions still turn by many of A − B's edges a step): the support along the secant direction
+/// of w and the simplex vertex on the other side of the least support value (see [`walk::secant`]), walked from
+/// there to A − B's nearest feature. Kept, as a walk's, only when nearer than v; `None` when the secant has no
+/// bracket, when w and the simplex enclose the origin (GJK's step ends the run), or when the walk does not arrive.
+fn secant_walk<V, A, B>(
+    pair: &mut Pair<'_, V, A, B>,
+    polygons: (&[V], &[V]),
+    simplex: &Simplex<V>,
+    w: &DiffVertex<V>,
+    v2: V::Real,
+) -> Option<(Simplex<V>, V)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    // A segment and w bracket the least support value between two of their directions; and when the three
+    // enclose the origin, GJK's own step ends the run (the shapes overlap): nothing to walk to.
+    if simplex.len != 2 || walk::encloses_origin(simplex.verts[0].w, simplex.verts[1].w, w.w) {
+        return None;
+    }
+    let u = simplex.vertices().iter().find_map(|p| walk::secant(w, p))?;
+    let s = pair.support(u);
+    walk_to_nearest(pair, polygons, &s, v2, u.dot(s.w) < V::Real::ZERO)
 }
 
 /// The nearest feature of A − B walked to from the support point `w` of two polygons (`polygons`), as a solved

@@ -33,6 +33,39 @@ pub(crate) fn close_to<V: Vector>((a, b): (&[V], &[V]), before: V, now: V) -> bo
     scale > V::Real::ZERO && sin * edges <= scale
 }
 
+/// The direction between the search directions of two support points `p` and `q` where A − B's support function
+/// would be least were it smooth: the secant rule on its derivative. `None` unless the two bracket a least value.
+///
+/// Along u(θ) = (cos θ, sin θ) the support function h(θ) = s(u)·u has the derivative h'(θ) = s(u)·u'(θ), u' being u
+/// turned counter-clockwise, so each support point gives h' where it was found. GJK's own next direction, the
+/// normal of the segment between two support points, is where their tangent lines w·u cross: on a smooth boundary
+/// that is the middle of their angles, and on A − B of two polygons of thousands of vertices on circles GJK halves
+/// the angle to the nearest edge a step until it holds one edge (8 iterations where 64-gons take 5). The secant
+/// through h'(θ₁) < 0 < h'(θ₂) lands on a circle's least value at once, and near it on any smooth-looking boundary:
+/// close enough for a walk to finish. A proposal only, like the walk's: GJK proves whatever comes of it.
+pub(crate) fn secant<V: Vector>(p: &DiffVertex<V>, q: &DiffVertex<V>) -> Option<V> {
+    let (n1, n2) = (p.dir.normalize_or_zero(), q.dir.normalize_or_zero());
+    // n turned a quarter counter-clockwise (the other coordinates are zero: the walk is 2D).
+    let turn = |n: V| V::from_fn(|i| [-n.get(1), n.get(0)].get(i).copied().unwrap_or(V::Real::ZERO));
+    let (g1, g2) = (p.w.dot(turn(n1)), q.w.dot(turn(n2)));
+    let zero = V::Real::ZERO;
+    let (n1, n2, g1, g2) = if cross(n1, n2) > zero { (n1, n2, g1, g2) } else { (n2, n1, g2, g1) };
+    if !(cross(n1, n2) > zero && g1 < zero && g2 > zero) {
+        return None;
+    }
+    let t = g1 / (g1 - g2);
+    let u = (n1 * (V::Real::ONE - t) + n2 * t).normalize_or_zero();
+    (u != V::zero()).then_some(u)
+}
+
+/// Whether the origin is strictly inside the triangle a, b, c (either winding).
+#[inline]
+pub(crate) fn encloses_origin<V: Vector>(a: V, b: V, c: V) -> bool {
+    let zero = V::Real::ZERO;
+    let (s1, s2, s3) = (cross(a, b), cross(b, c), cross(c, a));
+    (s1 > zero && s2 > zero && s3 > zero) || (s1 < zero && s2 < zero && s3 < zero)
+}
+
 /// a × b, the 2D cross product (the first two coordinates).
 #[inline(always)]
 fn cross<V: Vector>(a: V, b: V) -> V::Real {
