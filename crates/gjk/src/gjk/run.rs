@@ -288,9 +288,9 @@ where
                     report(observer, &simplex, v, Decision::Continue);
                     continue;
                 }
-            } else if let Some(p) = polygons.filter(|_| secants > 0) {
+            } else if let Some((p, u)) = polygons.filter(|_| secants > 0).zip(secant_direction(&simplex, &w)) {
                 secants -= 1;
-                if let Some(walked) = secant_walk(pair, p, &simplex, &w, v2) {
+                if let Some(walked) = secant_walk(pair, p, u, v2) {
                     (simplex, v) = walked;
                     report(observer, &simplex, v, Decision::Continue);
                     continue;
@@ -544,16 +544,24 @@ pub(crate) fn separated_at_start<V: Vector>(
 /// Secant proposals a run makes at most (see [`secant_walk`]).
 const SECANTS: u32 = 2;
 
+/// The secant direction of w and a vertex of GJK's segment (see [`walk::secant`]): `None` unless the simplex is a
+/// segment (whose vertices and w bracket the least support value between two of their directions) and the three do
+/// not enclose the origin (GJK's own step then ends the run: the shapes overlap, and there is nothing to walk to).
+fn secant_direction<V: Vector>(simplex: &Simplex<V>, w: &DiffVertex<V>) -> Option<V> {
+    if simplex.len != 2 || walk::encloses_origin(simplex.verts[0].w, simplex.verts[1].w, w.w) {
+        return None;
+    }
+    simplex.vertices().iter().find_map(|p| walk::secant(w, p))
+}
+
 /// Two polygons whose nearest edge GJK is still closing in on (w, the support along −v, does not yet face the
 /// origin, and the directions still turn by many of A − B's edges a step): the support along the secant direction
-/// of w and the simplex vertex on the other side of the least support value (see [`walk::secant`]), walked from
-/// there to A − B's nearest feature. Kept, as a walk's, only when nearer than v; `None` when the secant has no
-/// bracket, when w and the simplex enclose the origin (GJK's step ends the run), or when the walk does not arrive.
+/// `u` (see [`secant_direction`]), walked from to A − B's nearest feature. Kept, as a walk's, only when nearer than
+/// v; `None` when the walk does not arrive.
 fn secant_walk<V, A, B>(
     pair: &mut Pair<'_, V, A, B>,
     polygons: (&[V], &[V]),
-    simplex: &Simplex<V>,
-    w: &DiffVertex<V>,
+    u: V,
     v2: V::Real,
 ) -> Option<(Simplex<V>, V)>
 where
@@ -561,12 +569,6 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    // A segment and w bracket the least support value between two of their directions; and when the three
-    // enclose the origin, GJK's own step ends the run (the shapes overlap): nothing to walk to.
-    if simplex.len != 2 || walk::encloses_origin(simplex.verts[0].w, simplex.verts[1].w, w.w) {
-        return None;
-    }
-    let u = simplex.vertices().iter().find_map(|p| walk::secant(w, p))?;
     let s = pair.support(u);
     walk_to_nearest(pair, polygons, &s, v2, u.dot(s.w) < V::Real::ZERO)
 }
