@@ -288,7 +288,9 @@ where
                     report(observer, &simplex, v, Decision::Continue);
                     continue;
                 }
-            } else if let Some((p, u)) = polygons.filter(|_| secants > 0).zip(secant_direction(&simplex, &w)) {
+            } else if let Some((p, u)) =
+                polygons.filter(|_| secants > 0).and_then(|p| Some((p, secant_direction(&simplex, &w)?)))
+            {
                 secants -= 1;
                 if let Some(walked) = secant_walk(pair, p, u, v2) {
                     (simplex, v) = walked;
