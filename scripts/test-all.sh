@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every test of the project, in one command (the README's test command; CI runs it too):
-#   1. the Rust workspace: library, CLI, page module, fuzz smoke test, doctests (`cargo test --workspace`);
+#   1. the Rust workspace: library, CLI (its PNG pictures too), page module, fuzz smoke test, doctests
+#      (`cargo test --workspace --features gjk-cli/png`);
 #   2. the live pages in headless Chromium (web/test/run.sh: installs Debian's chromium and the pinned npm packages
 #      when missing);
 #   3. the Python package: a wheel built by maturin into a fresh venv, pytest (crates/gjk-py/run-tests.sh;
@@ -14,8 +15,15 @@ skip=",${SKIP:-},"
 start=$(date +%s)
 step() { echo; echo "== [$(( $(date +%s) - start )) s] $*"; }
 
-step "Rust: cargo test --workspace"
-cargo test --workspace
+# With gjk-cli's opt-in PNG renderer (feature png), so its picture tests run in the same build: a separate
+# `cargo test -p gjk-cli --features png` built the library and the CLI a second time (features resolved for
+# gjk-cli alone), over 3 minutes of CI's time. The build without the feature is the release CLI of the fuzz step.
+step "Rust: cargo test --workspace --features gjk-cli/png"
+cargo test --workspace --features gjk-cli/png
+# The `gjk` binary that build made, for the browser test's server (else it builds its own: web/test/page.test.mjs).
+target_dir="${CARGO_TARGET_DIR:-target}"
+[[ $target_dir == /* ]] || target_dir="$PWD/$target_dir"
+export GJK_BIN="$target_dir/debug/gjk"
 
 if [[ $skip != *,browser,* ]]; then
   step "the live pages in headless Chromium (web/test/run.sh)"

@@ -23,10 +23,18 @@ const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 let server, browser, page, page3d, url;
 
+// The `gjk` binary: GJK_BIN when set (scripts/test-all.sh passes the one `cargo test --workspace` just built),
+// else `cargo run -p gjk-cli`. That builds gjk-cli with its own features alone, which differ from the workspace's
+// (the library without rayon): a second build of the library and the CLI, about 100 s of CI's time.
+function gjk(args) {
+  const bin = process.env.GJK_BIN;
+  return bin ? [bin, args] : ['cargo', ['run', '-q', '-p', 'gjk-cli', '--', ...args]];
+}
+
 // `gjk serve --port 0`: prints the URL it serves on (the page is built in: nothing to build).
 function startServer() {
   return new Promise((resolve, reject) => {
-    server = spawn('cargo', ['run', '-q', '-p', 'gjk-cli', '--', 'serve', '--port', '0'], {
+    server = spawn(...gjk(['serve', '--port', '0']), {
       cwd: root, stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -40,7 +48,7 @@ function startServer() {
 }
 
 function gjkQuery(line) {
-  const r = spawnSync('cargo', ['run', '-q', '-p', 'gjk-cli', '--', 'query'], { cwd: root, input: `${line}\n` });
+  const r = spawnSync(...gjk(['query']), { cwd: root, input: `${line}\n` });
   assert.equal(r.status, 0, `gjk query failed: ${r.stderr}`);
   return JSON.parse(r.stdout.toString().trim());
 }

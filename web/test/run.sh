@@ -2,7 +2,8 @@
 # The live pages' browser test (page.test.mjs, the 2D and the 3D page): installs what it needs — Debian's chromium
 # and the two npm packages pinned in package-lock.json — then runs it with node's test runner. The test starts
 # `gjk serve`, which serves the page built into the binary (web/pkg is prebuilt: nothing is compiled to
-# WebAssembly here). Run from anywhere.
+# WebAssembly here): the binary GJK_BIN names when set (scripts/test-all.sh sets it), else `cargo run -p gjk-cli`.
+# Run from anywhere.
 set -euo pipefail
 cd "$(dirname "$0")"
 
