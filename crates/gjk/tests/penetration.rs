@@ -2241,6 +2241,98 @@ fn equal_thin_boxes_at_one_centre_part_along_the_thin_axis_fuzz_3_385() {
     }
 }
 
+/// gjk-fuzz seed 1 case 4403 (f32): a box 2250 long and 0.25 × 0.20 across around a hull of 35 points 0.3 wide, at
+/// one centre. EPA's visibility test allowed 1000 ulps of the largest coordinate (2250: 0.27 in f32), so a support
+/// point up to 0.27 in front of a face did not remove it: the polytope folded, the nearest face (0.045 away) was a
+/// dent whose own support point was already a vertex, and the run stopped "converged" within 1024 ulps of 2250 —
+/// depth 0.045 for an exact 0.2056, along a normal where the planes were 0.357 apart. The allowance is now 64 ulps.
+/// Checked in f32 and f64, both orders, against the exact depth by separating axes over every facet normal of
+/// A − B (the inputs as each precision holds them): the depth, the supporting planes along the normal, and
+/// `point_b − point_a = distance · normal`.
+#[test]
+fn hull_at_the_centre_of_a_box_2250_long_gets_its_exact_depth_in_f32_fuzz_1_4403() {
+    use crate::common::{support_value, Space3};
+    let hull: [[f64; 3]; 35] = [
+        [-0.027212680005831016, -0.10614234474696696, -0.09316102761622481],
+        [-0.14325551675451034, -0.0027783919730968876, 0.012483662340706768],
+        [-0.13223646707580383, 0.04368378351601366, 0.03592976761726476],
+        [0.10677551820543311, -0.06858099821436306, 0.06768559495104919],
+        [0.08066480991143943, 0.10485394518602754, -0.05643175514611977],
+        [0.005789812861877601, 0.11738730623001549, -0.08289995639974575],
+        [-0.13606273114538778, 0.038895256513983074, 0.025686505834078024],
+        [0.08947036775429111, 0.043421529251335335, 0.10390057006283497],
+        [0.08857661834478765, -0.11078839072042329, 0.02378696139012708],
+        [-0.10135758559101486, 0.09812222245503478, -0.02800667191294796],
+        [-0.00946563432775348, -0.004419635625326742, -0.14344536575193825],
+        [-0.06768252021816051, -0.06133143751318291, 0.11110011520011838],
+        [0.025659057128774847, -0.00446498787694743, -0.14144744974200038],
+        [0.0670815848369594, -0.1211511460353867, 0.03883510213800099],
+        [-0.06322762807186573, -0.057578912654497674, -0.11564013245377354],
+        [0.05918158358830336, 0.11523094613529718, 0.062490587969226574],
+        [0.07807971102368097, -0.03304044627514759, 0.11617913756089043],
+        [0.06736407144122825, 0.08424010938031604, 0.0951387944975562],
+        [-0.04239865846885431, -0.12289948518293667, 0.06151239444051354],
+        [-0.05849885835997952, -0.10268971725834407, 0.08196590698561904],
+        [-0.036217475132197696, -0.05380580874943645, 0.12837029955508578],
+        [0.11559185007514952, -0.0819779853680313, -0.02457312514105078],
+        [-0.11333441540063219, -0.0882732313659477, -0.006989368927560839],
+        [-0.07978396370235073, 0.11654020254941436, -0.027177282676496634],
+        [-0.052161403000332986, -0.029869065843412434, -0.13066266226689816],
+        [-0.1166971331509505, -0.03438856279591239, 0.07671316856430624],
+        [-0.01228938571115051, -0.13325818342180765, -0.05269660252765048],
+        [0.004226455318124607, -0.12527107886343733, 0.07053366744916291],
+        [-0.11874961330874961, 0.0005255280661342692, -0.08114158938096348],
+        [0.08733529338753196, -0.04914400548285246, -0.10316548658349763],
+        [0.10423151078701662, -0.08494101781274489, 0.05105408916027911],
+        [-0.1287117459368762, -0.050430242916985106, -0.03969611347738775],
+        [-0.012564202026229562, -0.04732544069116317, -0.1352336787151264],
+        [-0.013352862846646576, -0.1024325633141955, 0.10007484896154839],
+        [-0.023382507272396817, -0.11643104556785791, -0.0811342982321684],
+    ];
+    let half = DVec3::new(0.12339619369951474, 0.09800135862812012, 2250.449428098649);
+    let pose_box = Iso::new(
+        DQuat::from_xyzw(8.12270487678423e-12, 1.9204933883793337e-12, -8.014716044300049e-12, 1.0).normalize(),
+        DVec3::new(0.7782692177672557, 0.8470093641789387, 0.1656728041745139),
+    );
+    let pose_hull = Iso::new(
+        DQuat::from_xyzw(-0.304288422940932, 0.16771816334793802, 0.7491771679763286, -0.5639261869520538).normalize(),
+        DVec3::new(0.7782692177672557, 0.8470093641789387, 0.1656728041745139),
+    );
+
+    fn run<V: Space3>(hull: &[[f64; 3]], half: DVec3, poses: [Iso<DVec3>; 2]) {
+        use gjk::math::Real;
+        let cloud: Vec<V> = hull.iter().map(|q| V::from64(DVec3::from_array(*q))).collect();
+        let a = Cuboid::new(V::from64(half)).unwrap();
+        let b = ConvexPolytope::new(&cloud).unwrap();
+        let (pa, pb) = (V::pose_from64(&poses[0]), V::pose_from64(&poses[1]));
+        // The same shapes in f64, as V holds them: the references.
+        let cloud64: Vec<DVec3> = cloud.iter().map(|p| p.to64()).collect();
+        let half64 = V::from64(half).to64();
+        let (pa64, pb64) = (V::pose_to64(&pa), V::pose_to64(&pb));
+        let exact = exact_cores3(&ref_cuboid3(half64, &pa64), &ref_cloud3(&cloud64, &pb64, 0.0));
+        let (a64, b64) = (Cuboid::new(half64).unwrap(), ConvexPolytope::new(&cloud64).unwrap());
+        // EPA's visibility allowance in f32: 64 ulps of the largest coordinate (2250), 0.017; the bug was 0.16 off.
+        // 1e-9 of the box's length in f64.
+        let tol = if V::NAME == "f32" { 64.0 * f64::from(f32::EPSILON) * 2250.5 } else { 1e-9 * 2250.5 };
+        let answers = [gjk::penetration(&a, &pa, &b, &pb), gjk::penetration(&b, &pb, &a, &pa)];
+        for (k, p) in answers.iter().enumerate() {
+            let (sa, sb, qa, qb): (&dyn SupportMap<DVec3>, &dyn SupportMap<DVec3>, _, _) =
+                if k == 0 { (&a64, &b64, pa64, pb64) } else { (&b64, &a64, pb64, pa64) };
+            let what = format!("{} order {k}: {p:?} (exact depth {})", V::NAME, exact.depth);
+            let (n, depth) = (p.normal.to64(), p.depth.to_f64());
+            assert!(p.intersecting && (n.length() - 1.0).abs() < 1e-6, "{what}");
+            assert!((depth - exact.depth).abs() <= tol, "{what}");
+            let h = support_value(sa, &qa, n) + support_value(sb, &qb, -n);
+            assert!((h - depth).abs() <= tol, "{what}: along the normal the planes are {h} apart");
+            let (wa, wb) = (p.point_a.to64(), p.point_b.to64());
+            let identity = (wb - wa - n * p.distance.to_f64()).length();
+            assert!(identity <= tol, "{what}: |point_b − point_a − distance·normal| = {identity:e}");
+        }
+    }
+    run::<Vec3>(&hull, half, [pose_box, pose_hull]);
+    run::<DVec3>(&hull, half, [pose_box, pose_hull]);
+}
+
 /// gjk-fuzz seed 59 case 2067 (f32): a hull of 22 points inside a hull of 11 swept by a box 98.7 long, 0.017 and
 /// 0.032 across (a `MinkowskiSum`), both at one centre. With the swept hull as A, EPA's polytope folded under f32
 /// rounding where A − B has a face 98 long and 0.017 wide: its nearest face's normal was 1.5e-3 rad off and the

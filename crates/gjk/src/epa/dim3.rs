@@ -519,7 +519,11 @@ pub fn expand<V: Vector3>(
         }
     }
     let scale = start.iter().fold(V::Real::ZERO, |m, v| m.max(v.w.max_abs()));
-    let eps = V::Real::from_f64(1e3) * V::Real::EPSILON * scale.max(V::Real::from_f64(1e-300));
+    // The rounding allowance of the expansion's tests (a support point in front of a face by more than this sees it):
+    // 64 ulps of the largest coordinate. It was 1000, which folded the polytope by up to that where the coordinates
+    // are long and the depth short: a box 2250 long round a hull 0.3 wide, in f32, kept a face 0.27 behind a support
+    // point, and its depth came out 0.045 for 0.2056 (gjk-fuzz seed 1 case 4403; tests/penetration.rs).
+    let eps = V::Real::from_f64(64.0) * V::Real::EPSILON * scale.max(V::Real::from_f64(1e-300));
     blow_up(&mut poly, support, eps)?;
     let inside = (0..4).fold(V::zero(), |s, i| s + poly.verts[i].w) * V::Real::from_f64(0.25);
     for [i, j, k] in [[0, 1, 2], [0, 3, 1], [0, 2, 3], [1, 3, 2]] {
