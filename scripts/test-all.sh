@@ -18,13 +18,15 @@ step() { echo; echo "== [$(( $(date +%s) - start )) s] $*"; }
 
 # With gjk-cli's opt-in PNG renderer (feature png), so its picture tests run in the same build: a separate
 # `cargo test -p gjk-cli --features png` built the library and the CLI a second time (features resolved for
-# gjk-cli alone), over 3 minutes of CI's time. The build without the feature is the release CLI of the fuzz step.
+# gjk-cli alone), over 3 minutes of CI's time.
 step "Rust: cargo test --workspace --features gjk-cli/png"
 cargo test --workspace --features gjk-cli/png
-# The `gjk` binary that build made, for the browser test's server (else it builds its own: web/test/page.test.mjs).
+# Where that build put its binaries: the `gjk` CLI serves the browser test (else it builds its own:
+# web/test/page.test.mjs), and it and `gjk-fuzz` run the fuzz step.
 target_dir="${CARGO_TARGET_DIR:-target}"
 [[ $target_dir == /* ]] || target_dir="$PWD/$target_dir"
-export GJK_BIN="$target_dir/debug/gjk"
+debug_dir="$target_dir/debug"
+export GJK_BIN="$debug_dir/gjk"
 
 if [[ $skip != *,browser,* ]]; then
   step "the live pages in headless Chromium (web/test/run.sh)"
@@ -48,7 +50,7 @@ if [[ $skip != *,fuzz,* ]]; then
   # here against 30 s in release, with the same failure classes (rustc neither reassociates nor contracts
   # floating-point operations at any optimisation level; debug assertions only add checks).
   step "fuzz: 90 s at most, seed 1, at most 6000 cases, the test build's binaries (crates/gjk-fuzz/run.sh)"
-  FUZZ_BIN_DIR="$target_dir/debug" bash crates/gjk-fuzz/run.sh 90 1 --cases 6000 --allow-known
+  FUZZ_BIN_DIR="$debug_dir" bash crates/gjk-fuzz/run.sh 90 1 --cases 6000 --allow-known
 fi
 
 step "every test passed"
