@@ -190,7 +190,7 @@ fn check_ray<V: Vector>(t: &mut Tally, what: &str, s: &dyn SupportMap<V>, pose: 
     }
     let entering = f(0.0) > 0.0;
     if entering && toi > 0.0 && convex_min(&f, 0.0, toi) < -tol {
-        return t.fail(format!("{what}: the ray was inside before toi {toi}: {r:?}"));
+        return t.fail(format!("{what} at {pose:?}: the ray {o:?} + t {d:?} was inside before toi {toi}: {r:?}"));
     }
     // The outward normal faces an entering ray and follows a leaving one.
     let along = r.normal.dot(d).to_f64() / d.length().to_f64();

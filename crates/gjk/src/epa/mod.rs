@@ -14,7 +14,7 @@ mod supporting;
 
 pub use relation::Relation;
 
-use crate::gjk::run::{stall_rounding, Outcome, Params};
+use crate::gjk::run::{stall_rounding, CoreResult, Outcome, Params};
 use crate::gjk::{DiffVertex, DistanceOptions, Pair, Status};
 use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
@@ -223,7 +223,7 @@ where
         }
     } else if core.outcome == Outcome::Intersecting || unproven {
         let gjk = (core.iterations, core.status);
-        cores_overlap(&mut pair, core.simplex.vertices(), options, (ra, rb), gjk, observer, &pose_a.rotation)
+        cores_overlap(&mut pair, &core, options, (ra, rb), gjk, observer, &pose_a.rotation)
     } else {
         // Cores apart: the signed distance is the core distance minus the radii, exactly.
         let vlen = core.v.length();
@@ -311,11 +311,11 @@ impl<V: Vector> Penetration<V> {
     }
 }
 
-/// The cores overlap (or touch): EPA on the cores, radii added (pair frame). `rotation` turns the pair frame into
-/// the world's, for the observer.
+/// The cores overlap (or touch): EPA on the cores from GJK's run `core`, radii added (pair frame). `rotation` turns
+/// the pair frame into the world's, for the observer.
 fn cores_overlap<V, A, B, O>(
     pair: &mut Pair<'_, V, A, B>,
-    simplex: &[DiffVertex<V>],
+    core: &CoreResult<V>,
     options: &DistanceOptions<V::Real>,
     (ra, rb): (V::Real, V::Real),
     (gjk_iterations, gjk_status): (u32, Status),
@@ -345,7 +345,14 @@ where
         })
     };
     let report: Report<'_, V> = if O::ENABLED { Some(&mut relay) } else { None };
-    let expansion = dimension::expand(simplex, &mut support, options.max_iterations, options.tolerance, report, curved);
+    let expansion = dimension::expand(
+        core.simplex.vertices(),
+        &mut support,
+        options.max_iterations,
+        options.tolerance,
+        report,
+        curved,
+    );
     let (mut normal, depth, wa, wb, iterations, mut status, mut error_bound, lower, scale) = match expansion {
         Ok(e) => (e.normal, e.depth, e.witness_a, e.witness_b, e.iterations, e.status, e.error_bound, e.lower, e.scale),
         Err(flat) => {
@@ -363,9 +370,31 @@ where
     } else {
         (depth, wa, wb)
     };
+    let rounding = stall_rounding(scale);
+    // A GJK run that did not prove the origin inside (stalled, or ended within touching of it) leaves −v, along
+    // which A − B's support value h bounds the depth from above. Where h is below EPA's depth and within √ε of the
+    // size, EPA's polytope missed the origin on the boundary: the pair touches, and the answer is that direction,
+    // its bound as the depth, GJK's closest points (|v| apart) as the points. A point 1e-12 outside a cone's side
+    // (GJK stalled after 2 iterations, h = 1e-12) got EPA's depth of 0.045 along a normal 0.5 rad off, status
+    // stalled, error bound 0.118: the ray reference of tests/cast_properties.rs (rays 3D f64, cases 616 and 1494)
+    // asked for that depth when a trial rule made such stalls say intersecting.
+    let (mut depth, mut wa, mut wb) = (depth, wa, wb);
+    let vlen = core.v.length();
+    let proven = core.outcome == Outcome::Intersecting && core.status == Status::Converged;
+    if !proven && depth > rounding && vlen > V::Real::ZERO && vlen.is_finite() {
+        let n = -core.v * (V::Real::ONE / vlen);
+        let h = n.dot(pair.support(n).w);
+        if h < depth && h <= V::Real::EPSILON.sqrt() * scale {
+            let (ca, cb) = core.simplex.witnesses();
+            let zero = V::Real::ZERO;
+            (normal, depth, wa, wb, error_bound) = (n, h.max(zero), ca, cb, h.max(zero));
+            if vlen.max(h) <= rounding {
+                status = Status::Converged;
+            }
+        }
+    }
     // Touching, with a normal EPA could not prove supporting (the origin on a kink of A − B): a proximal normal
     // (see `supporting`).
-    let rounding = stall_rounding(scale);
     if depth <= rounding && error_bound > rounding {
         let h = normal.dot(pair.support(normal).w);
         let params = Params::new(options, V::Real::ZERO, None);
