@@ -1122,7 +1122,7 @@ fn zero_radius_cylinder_end_in_a_huge_box_fuzz_31_1176() {
     }
 }
 
-/// The checks of a penetration answer against a closed form: the depth, the normal (up to `normal_tol`), the
+/// The checks of a penetration answer against a closed form: the depth, the normal (to 1e-9 rad), the
 /// supporting planes along the answer's normal overlapping by its depth, and `point_b − point_a = distance · normal`,
 /// each to 1e-9 of `size`.
 fn closed_form_answer(
