@@ -655,14 +655,8 @@ fn least_support<V: Vector3>(
     let own = (dir != V::zero() && fallback.w.length() <= rounding).then(|| (dir, dir.dot(fallback.w), fallback));
     let mut best = None;
     let mut best_h = V::Real::INFINITY;
-    for answer in [toward(fallback), own].into_iter().flatten() {
-        let h = answer.0.dot(support(answer.0).w);
-        if best.is_none() || h < best_h {
-            (best, best_h) = (Some(answer), h);
-        }
-    }
-    // The direction of the least support value seen, and the point where it leaves the polytope.
-    if let Some(answer) = along(poly, bounds.upper_dir) {
+    // Then the direction of the least support value seen, and the point where it leaves the polytope.
+    for answer in [toward(fallback), own, along(poly, bounds.upper_dir)].into_iter().flatten() {
         let h = answer.0.dot(support(answer.0).w);
         if best.is_none() || h < best_h {
             (best, best_h) = (Some(answer), h);

@@ -222,8 +222,7 @@ where
             error_bound: zero,
         }
     } else if core.outcome == Outcome::Intersecting || unproven {
-        let gjk = (core.iterations, core.status);
-        cores_overlap(&mut pair, &core, options, (ra, rb), gjk, observer, &pose_a.rotation)
+        cores_overlap(&mut pair, &core, options, (ra, rb), observer, &pose_a.rotation)
     } else {
         // Cores apart: the signed distance is the core distance minus the radii, exactly.
         let vlen = core.v.length();
@@ -318,7 +317,6 @@ fn cores_overlap<V, A, B, O>(
     core: &CoreResult<V>,
     options: &DistanceOptions<V::Real>,
     (ra, rb): (V::Real, V::Real),
-    (gjk_iterations, gjk_status): (u32, Status),
     observer: &mut O,
     rotation: &V::Rotation,
 ) -> Penetration<V>
@@ -364,7 +362,7 @@ where
     };
     // EPA's depth is at least zero when the origin is inside its polytope; a negative one (shapes overlapping by
     // less than rounding) is reported as touching, with the two witnesses met in the middle.
-    let (depth, wa, wb) = if depth < V::Real::ZERO {
+    let (mut depth, mut wa, mut wb) = if depth < V::Real::ZERO {
         let mid = (wa + wb) * V::Real::HALF;
         (V::Real::ZERO, mid, mid)
     } else {
@@ -378,7 +376,6 @@ where
     // (GJK stalled after 2 iterations, h = 1e-12) got EPA's depth of 0.045 along a normal 0.5 rad off, status
     // stalled, error bound 0.118: the ray reference of tests/cast_properties.rs (rays 3D f64, cases 616 and 1494)
     // asked for that depth when a trial rule made such stalls say intersecting.
-    let (mut depth, mut wa, mut wb) = (depth, wa, wb);
     let vlen = core.v.length();
     let proven = core.outcome == Outcome::Intersecting && core.status == Status::Converged;
     if !proven && depth > rounding && vlen > V::Real::ZERO && vlen.is_finite() {
@@ -415,8 +412,8 @@ where
         normal,
         point_a: wa + normal * ra,
         point_b: wb - normal * rb,
-        iterations: gjk_iterations + iterations,
-        status: if gjk_status == Status::Converged { status } else { gjk_status },
+        iterations: core.iterations + iterations,
+        status: if core.status == Status::Converged { status } else { core.status },
         error_bound,
     }
 }
