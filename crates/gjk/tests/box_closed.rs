@@ -201,7 +201,10 @@ fn check_distance<V: Space3>(
 ) {
     let eps = V::Real::EPSILON.to_f64();
     assert_eq!(fast.status, Status::Converged, "{ctx}");
-    assert_eq!(fast.intersecting, slow.intersecting, "{ctx}");
+    // The axes prove gaps the general run cannot: where its bounds met only to its rounding with no gap proven, it
+    // says intersecting, its error bound covering the gap (f32 boxes 2.6e-3 apart at a pair-frame scale of 60).
+    let undecided = slow.intersecting && fast.distance.to_f64() <= slow.error_bound.to_f64();
+    assert!(fast.intersecting == slow.intersecting || undecided, "{ctx}: {fast:?} vs {slow:?}");
     assert_eq!((fast.simplex.len, fast.simplex.weights[0].to_f64()), (1, 1.0), "{ctx}");
     assert!(on_box(fast.point_a, ha, pa, world) && on_box(fast.point_b, hb, pb, world), "points on the boxes: {ctx}");
     if fast.intersecting {
@@ -209,10 +212,12 @@ fn check_distance<V: Space3>(
         assert_eq!((fast.distance.to_f64(), fast.normal.to64()), (0.0, DVec3::ZERO), "{ctx}");
         return;
     }
-    // Both bound the same distance: [distance − error bound, distance] overlap.
+    // Both bound the same distance: [distance − error bound, distance] overlap (an intersecting run's: [0, its
+    // error bound]).
     let (d, e) = (fast.distance.to_f64(), fast.error_bound.to_f64());
     let (ds, es) = (slow.distance.to_f64(), slow.error_bound.to_f64());
-    assert!(d - e <= ds + tol && ds - es <= d + tol, "distance {d} ± {e} vs GJK {ds} ± {es}: {ctx}");
+    let (low, high) = if slow.intersecting { (0.0, es) } else { (ds - es, ds) };
+    assert!(d - e <= high + tol && low <= d + tol, "distance {d} ± {e} vs GJK {ds} ± {es}: {ctx}");
     // Converged: the error bound within the tolerance (64 ε relative) and the rounding noise.
     assert!(e <= 64.0 * eps * d + 16.0 * eps * (d + tol / (64.0 * eps)), "error bound {e}: {ctx}");
     let n = fast.normal.to64();

@@ -212,7 +212,15 @@ fn certified_normal<V: Vector<Real = f64>>(
     let d = distance(a, pa, b, pb);
     let plain = distance(&Plain(a), pa, &Plain(b), pb);
     let slack = d.error_bound + 1024.0 * f64::EPSILON * (size + offset) + 1e-9 * size;
-    assert!(!d.intersecting && (d.distance - gap).abs() <= slack, "{what}: distance {:e}; {d:?}", d.distance);
+    // A run that stalls with no gap proven beyond touching says intersecting, its error bound the gap it left
+    // (case 699: a disc 182 wide 1.8e-10 from a hull stalled at |v| = 9.8e-10): allowed only where the true gap is
+    // within that bound.
+    let stalled_touching = d.intersecting && d.status == Status::Stalled && gap <= d.error_bound;
+    assert!(
+        (!d.intersecting || stalled_touching) && (d.distance - gap).abs() <= slack,
+        "{what}: distance {:e}; {d:?}",
+        d.distance
+    );
     witnesses_hold((a, pa), (b, pb), &d, slack, d.status == Status::Converged, what);
     if d.status == Status::Converged {
         let n = d.normal;

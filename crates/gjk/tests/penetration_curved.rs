@@ -1176,10 +1176,12 @@ fn equal_flat_ellipsoid_sums_at_one_pose_fuzz_64_4430() {
 /// Points 1e-12–1e-11 outside a cone's side, on the rays of tests/cast_properties.rs (rays 3D f64, cases 616 and
 /// 1494): GJK stalled after 2 iterations without proving a gap, and EPA, started from its simplex, answered a depth
 /// of 0.092 and 0.045 along normals 0.5 rad off the side's (status stalled, error bounds 0.12). Along GJK's −v the
-/// support value is 1e-12: that bounds the depth, and the answer is now that direction and that bound. Checked:
-/// the signed distance is within 1e-9 of the size (either sign: the points are that close), along the answer's
-/// normal the supporting planes overlap by minus it, and the points are paired along the normal.
-/// (Closer still, 4e-13 from the side, v's direction is off by ε·size / |v| and the bound is 1.4e-8: not yet 1e-9.)
+/// support value is 1e-12: that bounds the depth, and the answer is now that direction and that bound. Closer
+/// still, 4e-13 from the side (the second and third points of the first ray), v's direction is off by ε·size / |v|
+/// and the bound along it was 1.4e-8; a proximal normal from just outside brings it to rounding. Checked: the signed
+/// distance is within 1e-9 of the size (either sign: the points are that close), along the answer's normal the
+/// supporting planes overlap by minus it, the points are paired along the normal, and the error bound is 1e-9 of
+/// the size.
 #[test]
 fn points_1e_12_outside_a_cone_side_get_their_signed_distance() {
     use gjk::shape::Point;
@@ -1192,7 +1194,7 @@ fn points_1e_12_outside_a_cone_side_get_their_signed_distance() {
                 [-0.7909903047272948, -0.6346058643279799, -0.18678023006190214],
                 [1.2970054782025822, 3.4937190455875804, -1.1605786642036655],
             ),
-            1.2760854037280725e-1,
+            [1.2760854037280725e-1, 1.2760854037362493e-1, 1.2760854037387762e-1],
         ),
         (
             (0.3459357384212893, 0.44427627631271754),
@@ -1202,20 +1204,23 @@ fn points_1e_12_outside_a_cone_side_get_their_signed_distance() {
                 [2.263889370744013, 1.6814344031739914, -1.3058623433721148],
                 [-2.347258727145303, -3.3352940490192733, 2.3322456324695287],
             ),
-            5.397402346088538e-1,
+            [5.397402346088538e-1; 3],
         ),
     ];
-    for ((hh, r), q, t, (o, d), u) in cases {
-        let cone = Spec3::Cone(hh, r);
-        let pose = Iso::new(quat(q), DVec3::from_array(t));
-        let at = DVec3::from_array(o) + DVec3::from_array(d) * u;
-        let point = Spec3::Points(vec![at]);
-        let p = penetration(&Point { at: DVec3::ZERO }, &Iso::from_translation(at), &*cone.build(), &pose);
-        let size = cone.size();
-        assert!(p.distance.abs() <= 1e-9 * size, "{p:?}");
-        // Along the normal the supporting planes overlap by minus the signed distance.
-        let overlap = support_diff3(&point, &Iso::identity(), &cone, &pose, p.normal).dot(p.normal);
-        assert!((overlap + p.distance).abs() <= 1e-9 * size, "{p:?} but {overlap} along the normal");
-        assert!(((p.point_b - p.point_a) - p.normal * p.distance).length() <= 1e-9 * size, "{p:?}");
+    for ((hh, r), q, t, (o, d), us) in cases {
+        for u in us {
+            let cone = Spec3::Cone(hh, r);
+            let pose = Iso::new(quat(q), DVec3::from_array(t));
+            let at = DVec3::from_array(o) + DVec3::from_array(d) * u;
+            let point = Spec3::Points(vec![at]);
+            let p = penetration(&Point { at: DVec3::ZERO }, &Iso::from_translation(at), &*cone.build(), &pose);
+            let size = cone.size();
+            assert!(p.distance.abs() <= 1e-9 * size, "{p:?}");
+            // Along the normal the supporting planes overlap by minus the signed distance.
+            let overlap = support_diff3(&point, &Iso::identity(), &cone, &pose, p.normal).dot(p.normal);
+            assert!((overlap + p.distance).abs() <= 1e-9 * size, "{p:?} but {overlap} along the normal");
+            assert!(((p.point_b - p.point_a) - p.normal * p.distance).length() <= 1e-9 * size, "{p:?}");
+            assert!(p.error_bound <= 1e-9 * size, "{p:?}");
+        }
     }
 }

@@ -377,11 +377,21 @@ where
     // stalled, error bound 0.118: the ray reference of tests/cast_properties.rs (rays 3D f64, cases 616 and 1494)
     // asked for that depth when a trial rule made such stalls say intersecting.
     let vlen = core.v.length();
-    let proven = core.outcome == Outcome::Intersecting && core.status == Status::Converged;
+    // Proven inside: the simplex encloses the origin or passes within touching of it (an intersecting run that could
+    // not prove the cores apart leaves |v| above that, see `gjk::run`).
+    let proven = core.outcome == Outcome::Intersecting && core.status == Status::Converged && vlen <= core.touch;
     if !proven && depth > rounding && vlen > V::Real::ZERO && vlen.is_finite() {
         let n = -core.v * (V::Real::ONE / vlen);
         let h = n.dot(pair.support(n).w);
         if h < depth && h <= V::Real::EPSILON.sqrt() * scale {
+            // v's direction is good only to ε·scale / |v|: 4e-13 off a cone's side, h along it was 1.4e-8. A
+            // proximal normal from just outside (see `supporting`) brings h down to the side's rounding.
+            let (n, h) = if h > rounding {
+                let params = Params::new(options, V::Real::ZERO, None);
+                supporting::normal(pair, (n, h), rounding, scale, &params)
+            } else {
+                (n, h)
+            };
             let (ca, cb) = core.simplex.witnesses();
             let zero = V::Real::ZERO;
             (normal, depth, wa, wb, error_bound) = (n, h.max(zero), ca, cb, h.max(zero));

@@ -95,7 +95,9 @@ pub struct Distance<V: Vector> {
     pub iterations: u32,
     /// How the query ended.
     pub status: Status,
-    /// Upper minus lower bound on the distance proven by the run (0 when exact up to rounding).
+    /// Upper minus lower bound on the distance proven by the run (0 when exact up to rounding). Apart, the
+    /// distance is the upper bound: the true one lies in [distance − error_bound, distance]. Intersecting, it lies
+    /// in [0, error_bound]: a bound above zero is a run that met the shapes only to within it, proving no gap.
     pub error_bound: V::Real,
 }
 
@@ -608,6 +610,8 @@ fn answer<V: Vector>(
         simplex: WitnessSimplex { points, weights, len: w.len() },
         iterations: run.iterations,
         status,
-        error_bound: if intersecting { zero } else { (vlen - run.lower).max(zero) },
+        // An intersecting run may leave |v| − radii above zero: within touching, or a run that could not prove the
+        // cores apart (see `run`). Its distance, 0, is off by at most that much.
+        error_bound: if intersecting { gap.max(zero) } else { (vlen - run.lower).max(zero) },
     }
 }

@@ -345,6 +345,17 @@ where
             }
         }
         let status = if converged || vlen - lower <= rounding { Status::Converged } else { Status::Stalled };
+        // Stopped short of convergence, and nothing proves the cores apart beyond touching: the run cannot tell the
+        // two verdicts apart, and a verdict that depends on the order of the shapes is worse than either. It says
+        // intersecting, the error bound the gap |v| it did not close, the status whether the bounds met to
+        // rounding. A needle cone 1e-10 wide 1.5e-9 into a needle ellipsoid stalled 1.1e-11 "apart" one way and
+        // intersecting the other (gjk-fuzz seed 55 case 2758); a hull 1e-6 wide inside a needle hull 2e6 long
+        // stopped 3.7e-7 "apart", below the rounding of 2e6 (4.5e-7), where the other order found 1.245 of overlap
+        // (seed 52 case 5468).
+        if !converged && lower <= params.stop_below + touch_distance(scale) && vlen.is_finite() {
+            report(observer, &simplex, v, Decision::Intersecting);
+            return finish(simplex, v, lower, Outcome::Intersecting, status, iterations);
+        }
         report(observer, &simplex, v, if repeated { Decision::Converged } else { Decision::Stalled });
         return finish(simplex, v, lower, Outcome::Closest, status, iterations);
     }
