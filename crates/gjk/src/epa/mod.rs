@@ -375,7 +375,7 @@ where
     // its bound as the depth, GJK's closest points (|v| apart) as the points. A point 1e-12 outside a cone's side
     // (GJK stalled after 2 iterations, h = 1e-12) got EPA's depth of 0.045 along a normal 0.5 rad off, status
     // stalled, error bound 0.118: the ray reference of tests/cast_properties.rs (rays 3D f64, cases 616 and 1494)
-    // asked for that depth when a trial rule made such stalls say intersecting.
+    // asks for that depth since such stalls say intersecting (see `gjk::run`).
     let vlen = core.v.length();
     // Proven inside: the simplex encloses the origin or passes within touching of it (an intersecting run that could
     // not prove the cores apart leaves |v| above that, see `gjk::run`).
