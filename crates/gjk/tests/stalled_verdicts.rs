@@ -352,7 +352,8 @@ fn point_inside_a_cone_8e_10_thick_is_intersecting_fuzz_60_8135() {
     assert!(checked > 400, "only {checked} answers");
 }
 
-/// Every verdict on a pair, both orders: `distance`, `intersects`, `intersection` and `penetration`.
+/// Every verdict on a pair: `distance`, `intersects`, `intersection` and `penetration` with A first, then the same
+/// four with B first.
 fn verdicts(a: &dyn SupportMap<DVec3>, pa: &Iso<DVec3>, b: &dyn SupportMap<DVec3>, pb: &Iso<DVec3>) -> Vec<bool> {
     let options = DistanceOptions::default();
     let mut all = Vec::new();
@@ -374,10 +375,10 @@ fn needle_cone_in_a_needle_ellipsoid_intersects_both_ways_fuzz_55_2758() {
     let cone = Cone::new(0.41448853419954446, 1.033578924869975e-10).unwrap();
     let q = DQuat::from_xyzw(0.2534146290426611, -0.8389879772742297, -0.4762912593776035, 0.07090018347623331);
     let pose_cone = Iso::new(q.normalize(), DVec3::new(-1964.0787367623877, -10523.516959427925, 4100.150095696902));
-    let ellipsoid = Ellipsoid::new(DVec3::new(4.983923477074663e-11, 1.5221618290247902e-9, 0.17388199042612593));
+    let radii = DVec3::new(4.983923477074663e-11, 1.5221618290247902e-9, 0.17388199042612593);
+    let ellipsoid = Ellipsoid::new(radii).unwrap();
     let q = DQuat::from_xyzw(0.3440519836386654, 0.4321149433049352, -0.541720101048303, 0.6335962755943949);
     let pose_ellipsoid = Iso::new(q.normalize(), DVec3::new(-1964.0787367623884, -10523.516959427923, 4100.1500956969));
-    let ellipsoid = ellipsoid.unwrap();
     let all = verdicts(&cone, &pose_cone, &ellipsoid, &pose_ellipsoid);
     assert!(all.iter().all(|&x| x), "{all:?}");
     for d in [
