@@ -309,7 +309,18 @@ where
         return solve(&mut pair, None, &params, &mut (), pose_a).outcome == Outcome::Intersecting;
     }
     if let (Some(ca), Some(cb)) = (a.point_core(), b.point_core()) {
-        if let Some(answer) = sat::points(ca, pose_a, cb, pose_b, a.radius() + b.radius()) {
+        let radii = a.radius() + b.radius();
+        if ca == V::zero() && cb == V::zero() {
+            // Two balls about their origins: the closed form the distance query answers with (the centres'
+            // distance against the radii and its touching threshold), asked directly — one root, as the margin
+            // test below takes, and no second pass for pairs near touching (which that test leaves to
+            // `intersection`, to reach this same closed form: f32 spheres 1e-4 apart took 2.2× parry's time).
+            let params = Params::new(&DistanceOptions::default(), radii, Some(radii));
+            if let Some(outcome) = Closest::of(a, pose_a, b, pose_b).and_then(|c| c.outcome(&params)) {
+                return outcome == Outcome::Intersecting;
+            }
+        }
+        if let Some(answer) = sat::points(ca, pose_a, cb, pose_b, radii) {
             return answer;
         }
     }
