@@ -1151,8 +1151,9 @@ fn flat_ellipsoid_crossings<V: common::Space3>(farthest: f64, seed: u64) {
 /// back with a normal 2.7e-9 rad off perpendicular: the direction of a closest-point vector of touching length,
 /// its part along the segment the rounding of the foot. At a point inside a segment every supporting plane
 /// contains the segment, so the closed form's vector is now made perpendicular to it. Then segments 1e-3 … 1e3
-/// long, up to 1e3 from the origin, rays from a point of them (solid and hollow) and from outside through them:
-/// every hit's normal is perpendicular to the segment to 1e-12 and supports it at the hit.
+/// long, up to 1e3 from the origin, rays from a point inside them (solid and hollow) and from outside through
+/// them: every hit's normal is perpendicular to the segment to 1e-12 and supports it at the hit. (The fuzz case's
+/// ray starts at an end of its segment, where the normal need only point back from it.)
 #[test]
 fn ray_from_on_a_3d_segment_has_a_perpendicular_normal_fuzz_43_8421() {
     let s = Segment::new(
@@ -1201,8 +1202,14 @@ fn ray_from_on_a_3d_segment_has_a_perpendicular_normal_fuzz_43_8421() {
             }
             hits += 1;
             assert!((r.normal.length() - 1.0).abs() <= 1e-12, "{what}");
-            assert!(r.normal.dot(axis).abs() <= 1e-12, "{what}: n·axis {:e}", r.normal.dot(axis));
-            // Supports the segment at the hit: both ends on the plane, to the rounding of the coordinates.
+            // Inside the segment only the perpendicular planes support it. The fuzz case starts at the end a, where
+            // the planes whose normal points back from the segment (n·axis ≤ 0) support it too: the ray, heading
+            // into the segment's side of a (direction·axis = 0.25), answers the normal of the side it comes through,
+            // n·axis = −0.25, since the casts of its whole line start past the coordinates' rounding instead of 1e-6
+            // of time away (fuzz_52_3976); the perpendicular normal it gave before is another of that cone.
+            let n_axis = r.normal.dot(axis);
+            assert!(if k == 0 { n_axis <= 1e-12 } else { n_axis.abs() <= 1e-12 }, "{what}: n·axis {n_axis:e}");
+            // Supports the segment at the hit: the farther end on the plane, to the rounding of the coordinates.
             let h = r.normal.dot(ea).max(r.normal.dot(eb)) - r.normal.dot(r.point);
             assert!(h.abs() <= 64.0 * f64::EPSILON * size, "{what}: plane off by {h:e}");
         }
@@ -1243,4 +1250,66 @@ fn f32_ray_from_the_end_of_a_long_segment_fuzz_57_3464() {
     // The ends' rounding at 2.3e5 (64 ulps), 4e5 long.
     check::<DVec3>("f64", 64.0 * f64::EPSILON * 2.3e5);
     check::<Vec3>("f32", 64.0 * f32::EPSILON as f64 * 2.3e5);
+}
+
+/// gjk-fuzz seed 52 case 3976 (f64): a hollow ray from on a Minkowski sum of two capsules 2.7e-8 wide, 0.54 from
+/// the origin, along a direction 5.5e8 long. The ray starts on the shape, so the whole line is cast from beyond the
+/// bounding box; that margin had a floor of 1e-6 in time, 550 in distance along this direction, and the exit time, a
+/// difference of numbers that large, came out one ulp of 1e-6 off: the hit point 1.1e-13 past the surface, where the
+/// unit direction's was 4e-18 from the start. The margin is now a distance: the fuzz case answers the same point
+/// for both lengths, and on a sum that is a ball (two capsules of half-height 0), whose exit has a closed form, rays
+/// from depths 0–100 % of the radius, in 2D and 3D, along directions of lengths 1e-3 to 1e12, leave within a few ulps
+/// of the coordinates of where the ball's quadratic says.
+#[test]
+fn hollow_ray_along_a_long_direction_from_on_a_tiny_sum_fuzz_52_3976() {
+    // The fuzz case itself: the same hit for the direction as given and for its unit vector.
+    let sum = MinkowskiSum::new(
+        Capsule::<f64>::new(0.0, 2.593250379203542e-8).unwrap(),
+        Capsule::<f64>::new(4.935953808961359e-10, 6.050381603072275e-10).unwrap(),
+    );
+    let pose = Iso::new(Rot2::from_angle(-3.0961120364267027), DVec2::new(-0.5394675288465363, -0.1934019523626611));
+    let origin = DVec2::new(-0.5394675083695869, -0.1934019697629703);
+    let direction = DVec2::new(517103574.6362292, -194504125.92772976);
+    let long = ray_cast(&sum, &pose, origin, direction, 7264968.477772097, false);
+    let unit = ray_cast(&sum, &pose, origin, direction.normalize(), 1e30, false);
+    assert!(long.hit && unit.hit, "{long:?} {unit:?}");
+    let off = (long.point - unit.point).length();
+    assert!(off <= 64.0 * f64::EPSILON * 0.54, "{off:e} between the two lengths' hits: {long:?} {unit:?}");
+    check_ball_sum::<DVec2>("2D", 5201);
+    check_ball_sum::<DVec3>("3D", 5202);
+}
+
+/// Hollow rays from inside a Minkowski sum of two point capsules (a ball 2.65e-8 in radius, up to 0.6 from the
+/// origin) along directions of lengths 1e-3 to 1e12: each leaves where the ball's quadratic says, to a few ulps of
+/// the coordinates. The starts are at least 2.65e-13 inside, 30 times the rounding of the coordinates: a start
+/// within rounding of the surface, heading in, is hit where it is (the ray is on the surface).
+fn check_ball_sum<V: Vector<Real = f64>>(label: &str, seed: u64) {
+    let (r1, r2) = (2.593250379203542e-8, 6.050381603072275e-10);
+    let sum = MinkowskiSum::new(Capsule::<f64>::new(0.0, r1).unwrap(), Capsule::<f64>::new(0.0, r2).unwrap());
+    let radius = r1 + r2;
+    let mut rng = common::rng(seed);
+    let unit = |rng: &mut rand::rngs::SmallRng| loop {
+        let d = V::from_fn(|_| common::uniform(rng, -1.0, 1.0));
+        if d.length() > 0.1 && d.length() < 1.0 {
+            break d.normalize_or_zero();
+        }
+    };
+    for k in 0..40 {
+        let centre = V::from_fn(|_| common::uniform(&mut rng, -0.6, 0.6));
+        let at = [0.0, 0.5, 0.99, 0.9999, 1.0 - 1e-5][k % 5];
+        let (origin, dir) = (centre + unit(&mut rng) * (at * radius), unit(&mut rng));
+        // The far root of |o + t·u − c| = R: t = −b + √(b² − (|o − c|² − R²)), b = (o − c)·u.
+        let o = origin - centre;
+        let (b, oo): (f64, f64) = (o.dot(dir), o.length_squared());
+        let t = -b + (b * b - (oo - radius * radius)).max(0.0).sqrt();
+        let expected = origin + dir * t;
+        let size = centre.max_abs().max(origin.max_abs());
+        for length in [1e-3, 1.0, 5.5e8, 1e12] {
+            let r = ray_cast(&sum, &Iso::from_translation(centre), origin, dir * length, 1e30, false);
+            let what = format!("{label} case {k} at {at} of the radius, length {length:e}: {r:?}");
+            assert!(r.hit, "{what}");
+            let off = (r.point - expected).length();
+            assert!(off <= 64.0 * f64::EPSILON * size, "{what}: {off:e} from the closed form's exit");
+        }
+    }
 }

@@ -204,10 +204,18 @@ where
     // past their rounding. A cast that starts touching reports the contact at its start with no surface normal: an
     // f32 ray from the end of a segment 2e5 long started its cast back 1e-3 away, within the 0.03 of the end's
     // rounding, and left with a normal that does not support the segment (gjk-fuzz seed 57 case 3464).
+    //
+    // The margin is a distance, so it is divided by the direction's length: a floor of 1e-6 in time, as it was,
+    // started the casts 550 away from a shape 2.7e-8 wide when the direction was 5.5e8 long, and the exit time,
+    // a difference of numbers that large, came out an ulp of 1e-6 off — the hit point 1.1e-13 past the surface
+    // (gjk-fuzz seed 52 case 3976). Only a shape that is a point at the origin, cast from there, has no rounding
+    // to go by: its margin is one unit.
     let bounds = shape.local_aabb().transformed(pose);
     let bounds = bounds.merged(&crate::shape::Aabb::new(origin, origin));
-    let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * bounds.min.max_abs().max(bounds.max.max_abs());
-    let pad = (rounding / direction.length()).max(V::Real::from_f64(1e-6));
+    let coords = bounds.min.max_abs().max(bounds.max.max_abs());
+    let rounding = V::Real::from_f64(1024.0) * V::Real::EPSILON * coords;
+    let length = direction.length();
+    let pad = if rounding > zero { rounding / length } else { V::Real::ONE / length };
     let margin = |t: V::Real| t * V::Real::from_f64(1.0 + 1e-6) + pad;
     let (ahead, behind) =
         (margin(exit_time(&bounds, origin, direction)), margin(exit_time(&bounds, origin, -direction)));
@@ -229,8 +237,9 @@ where
     }
     let (t_exit, t_entry) = (ahead - leave.toi, enter.toi - behind);
     let iterations = c.iterations + leave.iterations + enter.iterations;
-    // Times are differences of numbers as large as the box: trust them to a few ulps of that.
-    let tol = V::Real::from_f64(64.0) * V::Real::EPSILON * ahead.max(behind);
+    // Times are differences of numbers as large as the box, from start points rounded to the coordinates: trust
+    // them to a few ulps of both.
+    let tol = V::Real::from_f64(64.0) * V::Real::EPSILON * (ahead.max(behind) + coords / length);
     if t_entry >= -tol {
         // On the surface, heading in (or grazing): the ray meets the shape right here.
         return answer(zero, -enter.normal, iterations, Status::Converged);
