@@ -228,19 +228,19 @@ where
         Query::Intersect => Box::new(move || {
             let (a, b) = &*shapes;
             for (pa, pb) in poses.iter() {
-                black_box(gjk::intersects(a, pa, b, pb));
+                black_box(&gjk::intersects(a, pa, b, pb));
             }
         }),
         Query::Distance => Box::new(move || {
             let (a, b) = &*shapes;
             for (pa, pb) in poses.iter() {
-                black_box(gjk::distance(a, pa, b, pb));
+                black_box(&gjk::distance(a, pa, b, pb));
             }
         }),
         Query::Contact => Box::new(move || {
             let (a, b) = &*shapes;
             for (pa, pb) in poses.iter() {
-                black_box(gjk::penetration(a, pa, b, pb));
+                black_box(&gjk::penetration(a, pa, b, pb));
             }
         }),
     }
@@ -256,7 +256,7 @@ pub fn parry_runner<V: Space>(
         Query::Intersect => Box::new(move || {
             let (a, b) = (&*shapes.0, &*shapes.1);
             for (pa, pb) in poses.iter() {
-                black_box(V::parry_intersects(pa, a, pb, b));
+                black_box(&V::parry_intersects(pa, a, pb, b));
             }
         }),
         Query::Distance => Box::new(move || {

@@ -266,7 +266,7 @@ macro_rules! parry_queries {
         }
         #[inline]
         fn parry_closest_points(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) {
-            black_box($parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair"));
+            black_box(&$parry::query::closest_points(pa, a, pb, b, <$r>::MAX).expect("parry supports the pair"));
         }
         fn parry_distance(pa: &Self::PPose, a: &Self::PShape, pb: &Self::PPose, b: &Self::PShape) -> f64 {
             use $parry::query::ClosestPoints;
@@ -284,7 +284,7 @@ macro_rules! parry_queries {
             prediction: f64,
         ) {
             let prediction = <$r as Real>::from_f64(prediction);
-            black_box($parry::query::contact(pa, a, pb, b, prediction).expect("parry supports the pair"));
+            black_box(&$parry::query::contact(pa, a, pb, b, prediction).expect("parry supports the pair"));
         }
         #[inline]
         fn parry_contact(

@@ -463,7 +463,10 @@ fn write_report(
          is given our shapes' support functions (hill-climbing hint reset per query, as ours), so its columns compare \
          algorithms.\n\
          - **Timing**: per cell, every contender is calibrated to batches of ~{:.0} ms, then {} batches of each are \
-         run in turn; the figure is the median batch divided by the queries in it (ns per query). `iters` is our \
+         run in turn; the figure is the median batch divided by the queries in it (ns per query). Every answer is \
+         kept alive through `black_box(&answer)`, by reference, so that the harness copies none (by value, our f64 \
+         `Distance` of 232 bytes went through a `memcpy` that stalled on the stores just made: a third of 3D f64 \
+         sphere distance's time). `iters` is our \
          mean GJK (+ EPA) iterations per query (for intersection, those of `gjk::intersection`, which has no box or \
          sphere shortcut).\n\
          - **Reproduce**: `cargo run --release -p gjk-bench --bin report` (this file), `cargo bench -p gjk-bench \
