@@ -204,3 +204,52 @@ fn capsules_apart_by_little_agree_between_queries() {
         assert_eq!(intersects(&a32, &pa32, &b32, &pb32), d32.intersecting, "f32 {n}: {d32:?}");
     }
 }
+
+/// gjk-fuzz seed 66 case 3550: one segment 0.47 long at two poses 1e-11 rad apart (about the same point), so that
+/// the two copies cross 3.9e-12 apart. The lines' common perpendicular n = u₁ × u₂ is then 1e-11 long, and its
+/// rounding tilted it towards the segments by 2.4e-6 rad: along the answer's normal the supporting planes were
+/// 1.2e-6 apart on the wrong side (B, A) and 1.2e-8 (A, B), where they must meet at the distance. Now, in both
+/// orders, for distance and penetration, the planes along the normal are the answer's distance apart to 8 ulps of
+/// the coordinates (about 1).
+#[test]
+fn nearly_parallel_crossing_segments_have_a_perpendicular_normal_fuzz_66_3550() {
+    let seg = Segment::new(
+        DVec3::new(0.15862487742307785, 0.01927807787389251, 0.4233974738211482),
+        DVec3::new(0.01015116195011804, -0.3244372545873426, 0.1467976982109822),
+    )
+    .unwrap();
+    let t = DVec3::new(-0.9399771140831472, 0.4402890896388634, -0.8742921498984579);
+    let pa = Iso::new(
+        DQuat::from_xyzw(6.446656475912341e-12, 2.187891919674292e-12, 3.847581765575913e-12, 1.0).normalize(),
+        t,
+    );
+    let pb = Iso::new(
+        DQuat::from_xyzw(1.0379764392836162e-12, 4.1393121082225005e-13, 1.8129381866114227e-12, -1.0).normalize(),
+        t,
+    );
+    // The gap of the slab between the two along the unit n (from A toward B): a lower bound of their distance,
+    // equal to it along the normal of the closest points.
+    let ends = |p: &Iso<DVec3>| [p.transform_point(seg.a), p.transform_point(seg.b)];
+    let gap = |n: DVec3, pa: &Iso<DVec3>, pb: &Iso<DVec3>| {
+        let b = ends(pb).iter().map(|e| n.dot(*e)).fold(f64::INFINITY, f64::min);
+        let a = ends(pa).iter().map(|e| n.dot(*e)).fold(f64::NEG_INFINITY, f64::max);
+        b - a
+    };
+    for (label, p, q) in [("(A, B)", &pa, &pb), ("(B, A)", &pb, &pa)] {
+        let d = distance(&seg, p, &seg, q);
+        assert!(!d.intersecting && d.distance > 1e-12 && d.distance < 1e-11, "{label}: {d:?}");
+        let g = gap(d.normal, p, q);
+        assert!(
+            (g - d.distance).abs() <= 8.0 * f64::EPSILON,
+            "{label} distance: planes {g:e} apart, distance {:e}",
+            d.distance
+        );
+        let pen = penetration(&seg, p, &seg, q);
+        let g = gap(pen.normal, p, q);
+        assert!(
+            (g - pen.distance).abs() <= 8.0 * f64::EPSILON,
+            "{label} penetration: planes {g:e} apart, {:e}",
+            pen.distance
+        );
+    }
+}
