@@ -6,7 +6,7 @@
 //! on random pairs in 2D and 3D, f32 and f64.
 
 use crate::analytic_pairs::{both, both_signed, both_where};
-use crate::common::{log_uniform, rng, uniform, unit_quat, Opaque, Space2, Space3};
+use crate::common::{log_uniform, rng, support_value, uniform, unit_quat, Opaque, Space2, Space3};
 use gjk::math::{DQuat, DVec2, DVec3, Iso, Rot2, Vec2, Vec3};
 use gjk::shape::{Capsule, Segment};
 use gjk::{distance, intersects, penetration};
@@ -229,12 +229,7 @@ fn nearly_parallel_crossing_segments_have_a_perpendicular_normal_fuzz_66_3550() 
     );
     // The gap of the slab between the two along the unit n (from A toward B): a lower bound of their distance,
     // equal to it along the normal of the closest points.
-    let ends = |p: &Iso<DVec3>| [p.transform_point(seg.a), p.transform_point(seg.b)];
-    let gap = |n: DVec3, pa: &Iso<DVec3>, pb: &Iso<DVec3>| {
-        let b = ends(pb).iter().map(|e| n.dot(*e)).fold(f64::INFINITY, f64::min);
-        let a = ends(pa).iter().map(|e| n.dot(*e)).fold(f64::NEG_INFINITY, f64::max);
-        b - a
-    };
+    let gap = |n: DVec3, pa: &Iso<DVec3>, pb: &Iso<DVec3>| -support_value(&seg, pb, -n) - support_value(&seg, pa, n);
     for (label, p, q) in [("(A, B)", &pa, &pb), ("(B, A)", &pb, &pa)] {
         let d = distance(&seg, p, &seg, q);
         assert!(!d.intersecting && d.distance > 1e-12 && d.distance < 1e-11, "{label}: {d:?}");
