@@ -146,6 +146,48 @@ fn point_beside_the_top_of_a_needle_cylinder_gets_the_sides_normal_fuzz_58_8208(
     }
 }
 
+/// gjk-fuzz seed 72 case 951 (f64): a triangle of size 1 whose nearest vertex is 3.1e-8 outside the side of a
+/// cylinder 1.1e5 wide and 3.2e5 tall (its axis along y), 1.7e5 from the origin. GJK's simplex became a tetrahedron
+/// 3.2e5 long, 0.07 wide and 5e-8 thick, the origin outside it; its cofactors, taken from coordinates of 1e5 in A's
+/// frame, had the signs of noise and put the origin inside: "intersecting", with the witnesses (a combination by
+/// those weights) 6.7e4 apart along the axis, and `penetration` and `contact` the same with a point of B 0.062 off
+/// the cylinder. The cofactors now come from the edges (`simplex::dim3::tetrahedron`): the run converges on the gap.
+#[test]
+fn triangle_3e_8_outside_the_side_of_a_cylinder_1e5_wide_is_apart_fuzz_72_951() {
+    let triangle = gjk::shape::Triangle::new(
+        DVec3::new(0.25492912106502374, 0.8549954534885189, 0.11374289613493402),
+        DVec3::new(0.21115097259862242, -0.15058417935743806, -0.040679613233588895),
+        DVec3::new(-0.5861088581244701, -0.013577008826807332, 0.2265209881819382),
+    )
+    .unwrap();
+    let q = DQuat::from_xyzw(-0.4839612923592485, -0.5117089510295038, 0.3646457897522432, 0.6090721344391103);
+    let pose_triangle =
+        Iso::new(q.normalize(), DVec3::new(-18196.78064663382, -29648.020859645283, 63364.623587281865));
+    let radius = 111035.46400183167;
+    let cylinder = Cylinder::new(161792.56596152898, radius).unwrap();
+    let axis_at = DVec3::new(-18196.620936425657, -29647.178962665923, 174400.2893316454);
+    let pose_cylinder = Iso::from_translation(axis_at);
+    // How far a point is outside the cylinder's side (its axis is the world's y through `axis_at`).
+    let outside = |p: DVec3| (p - axis_at).with_y(0.0).length() - radius;
+    // The second vertex is the nearest point: the others are 0.35 and 0.96 out, and along the triangle the side's
+    // curvature (1 / 1.1e5) only adds. Rounded at coordinates of 1.7e5 (ulp 2.9e-11).
+    let exact = outside(pose_triangle.transform_point(triangle.vertices[1]));
+    assert!((3.0e-8..3.2e-8).contains(&exact), "{exact:e}");
+    let tol = 1e-10;
+    let (triangle, cylinder): (Posed3, Posed3) = ((&triangle, pose_triangle), (&cylinder, pose_cylinder));
+    for (a, b) in [(triangle, cylinder), (cylinder, triangle)] {
+        let d = distance(a.0, &a.1, b.0, &b.1);
+        assert!(!d.intersecting && d.status == Status::Converged, "{d:?}");
+        assert!((d.distance - exact).abs() <= tol && d.error_bound <= 2.0 * tol, "{d:?} vs {exact:e}");
+        assert!((d.point_b - d.point_a - d.normal * d.distance).length() <= tol, "{d:?}");
+        let on_cylinder = if std::ptr::eq(a.0, cylinder.0) { d.point_a } else { d.point_b };
+        assert!(outside(on_cylinder).abs() <= tol, "{d:?}");
+        let p = gjk::penetration(a.0, &a.1, b.0, &b.1);
+        assert!(!p.intersecting && (p.distance - exact).abs() <= tol, "{p:?} vs {exact:e}");
+        assert!((p.point_b - p.point_a - p.normal * p.distance).length() <= tol, "{p:?}");
+    }
+}
+
 /// Small shapes (balls, boxes, hulls) before the flat cap of a wide cylinder or cone (width 1e2 … 1e6 times the
 /// thickness, random rotations, offsets to 1e3), over the cap's middle at a gap of 1e-9 … 1e-2: apart, at the exact
 /// gap, and converged with an error bound at the rounding of the cap — in both orders (hulls: nearly always).

@@ -71,7 +71,16 @@ pub fn solve_tetrahedron<V: Vector3>(p: &[V; 4]) -> Barycentric<V::Real> {
 pub(crate) fn tetrahedron<V: Vector3>(p: &[V; 4]) -> Solved<V> {
     let [a, b, c, d] = *p;
     let mu = det(b - a, c - a, d - a);
-    let sub = [det(b, c, d), -det(a, c, d), det(a, b, d), -det(a, b, c)];
+    // det(b, c, d) = b · ((c − b) × (d − b)): each cofactor is a vertex of its face dotted with the face's normal
+    // from its two shortest edges. From the vertices' own coordinates (b · (c × d)) the products are of the size
+    // of the coordinates cubed, and where the tetrahedron is a thin sliver far from the origin their rounding
+    // outweighs the volumes: the edges keep the digits that matter.
+    let sub = [
+        b.dot(triangle_normal(b, c, d)),
+        -a.dot(triangle_normal(a, c, d)),
+        a.dot(triangle_normal(a, b, d)),
+        -a.dot(triangle_normal(a, b, c)),
+    ];
     if sub.iter().all(|&s| same_sign(mu, s)) {
         let mut lambda = [V::Real::ZERO; 4];
         for i in 0..4 {
@@ -164,6 +173,38 @@ mod tests {
         let v = projected.unwrap();
         assert!((bc.combine(&p) - v).length() <= 1e-14, "{:?} vs {v:?}", bc.combine(&p));
         assert!((bc.lambda.iter().sum::<f64>() - 1.0).abs() <= 4.0 * f64::EPSILON);
+    }
+
+    /// The last simplex of a triangle 3.1e-8 outside the side of a cylinder 1.1e5 wide and 3.2e5 tall (gjk-fuzz
+    /// seed 72 case 951), as GJK sees it in A's frame, where every coordinate is ~1e5: a sliver 3.2e5 long, 0.07
+    /// wide and 5e-8 thick with the origin 3.1e-8 outside it. Cofactors taken from the coordinates (b · (c × d),
+    /// products of 1e15 rounded to ~1) had the signs of noise and put the origin inside, and the query said
+    /// "intersecting" with witnesses 6.7e4 apart. From the edges they keep the sign of the volumes.
+    #[test]
+    fn sliver_tetrahedron_far_from_the_origin_keeps_the_origin_outside_fuzz_72_951() {
+        use glam::DQuat;
+        let world = [
+            DVec3::new(0.02375190311431652, -161793.25828583166, -5.157198756933212e-8),
+            DVec3::new(0.023751903099764604, 161791.87363722624, -5.1557435654103756e-8),
+            DVec3::new(-0.049656617680739146, 161791.87363722624, -5.0640664994716644e-9),
+            DVec3::new(-0.012926462615723722, 161791.87363722624, -2.2264430299401283e-8),
+        ];
+        // The run's own frame and 64 others: rounded from rotated coordinates, the old cofactors' signs were noise,
+        // all four agreeing (inside) for about one rotation in eight.
+        let q = DQuat::from_xyzw(-0.4839612923592485, -0.5117089510295038, 0.3646457897522432, 0.6090721344391103);
+        let turns = (0..64).map(|k| {
+            let k = f64::from(k);
+            DQuat::from_euler(glam::EulerRot::ZYX, 0.7 * k, 1.3 * k + 0.1, 2.9 * k + 0.2)
+        });
+        for rotation in [DQuat::IDENTITY, q.normalize().inverse()].into_iter().chain(turns) {
+            let p = world.map(|w| rotation * w);
+            let bc = solve_tetrahedron(&p);
+            assert_ne!(bc.mask, 0b1111, "{rotation:?}: {bc:?}");
+            // Every point lies 5e-9 or more below the plane z = 0 (in the world frame): the nearest point of the
+            // tetrahedron is no nearer than that, and its face toward the origin is ~3e-8 away.
+            let near = bc.combine(&p).length();
+            assert!((5e-9..1e-7).contains(&near), "{rotation:?}: {near:e}");
+        }
     }
 
     #[test]
