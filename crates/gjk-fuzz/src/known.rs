@@ -75,6 +75,12 @@ pub const FOUND: &[(&str, &str, &str)] = &[
         "",
         "found: zero ray normal from on an f32 needle thinner than its coordinates' rounding (seed 3 case 14016)",
     ),
+    // f32 only: the same segment in f64 (the CLI) hits at the same point for that direction and its unit vector.
+    (
+        "ray.missed_hit",
+        "2d-f32",
+        "found: f32 2D ray along a direction 5.5e7 long misses a segment scaled to 5e-8 across (seed 73 case 4398)",
+    ),
     ("cast.hit_is_contact", "", "found: f32 linear shape_cast hit where the shapes are still apart"),
     ("warm.same_distance", "", "found: warm-started distance says intersecting where the cold one says far apart"),
     ("intersects.equals_distance", "", "found: intersects and distance().intersecting disagree"),
