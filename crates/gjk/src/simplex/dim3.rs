@@ -176,10 +176,11 @@ mod tests {
     }
 
     /// The last simplex of a triangle 3.1e-8 outside the side of a cylinder 1.1e5 wide and 3.2e5 tall (gjk-fuzz
-    /// seed 72 case 951), as GJK sees it in A's frame, where every coordinate is ~1e5: a sliver 3.2e5 long, 0.07
-    /// wide and 5e-8 thick with the origin 3.1e-8 outside it. Cofactors taken from the coordinates (b · (c × d),
-    /// products of 1e15 rounded to ~1) had the signs of noise and put the origin inside, and the query said
-    /// "intersecting" with witnesses 6.7e4 apart. From the edges they keep the sign of the volumes.
+    /// seed 72 case 951), recorded in the world frame: a sliver 3.2e5 long, 0.07 wide and 5e-8 thick with the origin
+    /// 3.1e-8 outside it. GJK solved it in A's frame, where every coordinate is ~1e5: cofactors taken from the
+    /// coordinates (b · (c × d), products of the order of 1e15, rounded by ~1 against volumes of 1e-4) had the signs
+    /// of noise and put the origin inside, and the query said "intersecting" with witnesses 6.7e4 apart. From the
+    /// edges they keep the sign of the volumes.
     #[test]
     fn sliver_tetrahedron_far_from_the_origin_keeps_the_origin_outside_fuzz_72_951() {
         use glam::DQuat;
@@ -189,8 +190,8 @@ mod tests {
             DVec3::new(-0.049656617680739146, 161791.87363722624, -5.0640664994716644e-9),
             DVec3::new(-0.012926462615723722, 161791.87363722624, -2.2264430299401283e-8),
         ];
-        // The run's own frame and 64 others: rounded from rotated coordinates, the old cofactors' signs were noise,
-        // all four agreeing (inside) for about one rotation in eight.
+        // The world frame, about A's frame (the recorded points rotated back) and 64 other rotations: with the old
+        // cofactors some of these frames put the origin inside (the test failed with them).
         let q = DQuat::from_xyzw(-0.4839612923592485, -0.5117089510295038, 0.3646457897522432, 0.6090721344391103);
         let turns = (0..64).map(|k| {
             let k = f64::from(k);
