@@ -1173,6 +1173,60 @@ fn equal_flat_ellipsoid_sums_at_one_pose_fuzz_64_4430() {
     closed_form_answer("fuzz 64:4430", &p, (&s, &pose, &s, &pose), (2.0 * radii.z, normal, 1e-9), s.size());
 }
 
+/// gjk-fuzz seed 72 case 614: a capsule whose core is 1.4e-10 long (radius 0.50) and another 0.29 long (radius 0.18)
+/// at one centre. The cores' difference is a flat parallelogram 1.4e-10 by 0.29 through the origin, so the depth is
+/// the radii's sum along its plane's normal, ±(a's axis × b's axis). The depth was exact, but the normal was the
+/// cross product of a triangle's two long edges (a side and the diagonal, 5e-10 rad apart): 2e-7 rad off, the
+/// supporting planes along it 4.7e-9 deeper than the depth (1e-9 of the size allowed). The flat's normal now comes
+/// from the triangle's two shortest edges. Both orders, against the closed form (the branch-and-bound reference
+/// does not resolve this minimum, a kink of h along the flat's plane, within its splits: [0.68093394, 0.68093395]).
+#[test]
+fn capsule_with_a_core_1e_10_long_at_another_capsules_centre_fuzz_72_614() {
+    let at = DVec3::new(0.4162672896056774, -0.9186229780139217, -0.2103094885806569);
+    let qa = quat([-0.47503091648948764, -0.36571867261412216, 0.7065758009164292, -0.3759602617828494]);
+    let qb = quat([-0.20839198644494505, -0.13743710885945662, 0.9650200905510786, 0.08012518908977317]);
+    let (pa, pb) = (Iso::new(qa, at), Iso::new(qb, at));
+    let a = Spec3::Capsule(6.998089510250137e-11, 0.5045753294798275);
+    let b = Spec3::Capsule(0.14707558809738425, 0.1763586163774421);
+    let axis = (qa * DVec3::Y).cross(qb * DVec3::Y).normalize();
+    let size = a.size().max(b.size());
+    for (label, x, px, y, py) in [("a, b", &a, &pa, &b, &pb), ("b, a", &b, &pb, &a, &pa)] {
+        let p = penetration(&*x.build(), px, &*y.build(), py);
+        let normal = if p.normal.dot(axis) >= 0.0 { axis } else { -axis };
+        let depth = 0.5045753294798275 + 0.1763586163774421;
+        closed_form_answer(&format!("fuzz 72:614 {label}"), &p, (x, px, y, py), (depth, normal, 1e-9), size);
+    }
+}
+
+/// gjk-fuzz seed 72 case 2393: a point (a ball of radius 0) at the centre of an ellipsoid flattened to an ellipse
+/// 0.38 long and 8e-10 wide (radii 4.1e-10, 0.19, 0). A − B is that ellipse, flat, through the origin: depth 0
+/// along its plane's normal (the ellipsoid's z axis). With the point first, the ellipse's support points are in the
+/// point's frame, rounded, and the plane of three of them was 7e-9 rad off: the planes along it 1.3e-9 apart (1.9e-10
+/// allowed), and the two points 2e-10 apart (the origin missed their triangle). The flat answer now measures its
+/// normal's support value, improves it as a touching normal where it is above rounding, and keeps GJK's points
+/// where they are nearer. Both orders, against the closed form and the reference.
+#[test]
+fn point_at_the_centre_of_an_ellipse_8e_10_wide_fuzz_72_2393() {
+    let at = DVec3::new(-0.9708573757002184, -0.25938336702042886, -0.7281450308932009);
+    let qe = quat([0.9026600316530927, -0.2714729242201004, 0.06716264135307153, 0.3271031920937244]);
+    let qp = quat([-0.6839690920628535, 0.3724462020307647, 0.34694922287315005, 0.522586207666536]);
+    let (pe, pp) = (Iso::new(qe, at), Iso::new(qp, at));
+    let ellipse = Spec3::Ellipsoid(DVec3::new(4.107715822379267e-10, 0.18909378932584714, 0.0));
+    let point = Spec3::Ball(0.0);
+    let axis = qe * DVec3::Z;
+    let size = ellipse.size();
+    for (label, x, px, y, py) in
+        [("ellipse, point", &ellipse, &pe, &point, &pp), ("point, ellipse", &point, &pp, &ellipse, &pe)]
+    {
+        let p = penetration(&*x.build(), px, &*y.build(), py);
+        let normal = if p.normal.dot(axis) >= 0.0 { axis } else { -axis };
+        closed_form_answer(&format!("fuzz 72:2393 {label}"), &p, (x, px, y, py), (0.0, normal, 1e-8), size);
+        assert_eq!(p.status, Status::Converged, "fuzz 72:2393 {label}: {p:?}");
+        let r = reference_pair3(x, px, y, py);
+        assert!(check3(&format!("fuzz 72:2393 {label}"), x, px, y, py, &r, &mut Tally::default()));
+    }
+}
+
 /// Points 1e-12–1e-11 outside a cone's side, on the rays of tests/cast_properties.rs (rays 3D f64, cases 616 and
 /// 1494): GJK stalled after 2 iterations without proving a gap, and EPA, started from its simplex, answered a depth
 /// of 0.092 and 0.045 along normals 0.5 rad off the side's (status stalled, error bounds 0.12). Along GJK's −v the

@@ -903,7 +903,10 @@ fn blow_up<V: Vector3>(
     }
     if poly.verts.len() == 3 {
         let p0 = poly.verts[0].w;
-        let n = (poly.verts[1].w - p0).cross(poly.verts[2].w - p0).normalize_or_zero();
+        // From the two shortest edges (see `triangle_normal`): on a flat A − B that is a long thin parallelogram
+        // (a capsule's core 1.4e-10 long across another's 0.29) the triangle can hold a diagonal, and its two
+        // long edges, 5e-10 rad apart, crossed to a normal 2e-7 rad off — the depth along it 4.7e-9 too deep.
+        let n = triangle_normal(p0, poly.verts[1].w, poly.verts[2].w).normalize_or_zero();
         let (up, down) = (support(n), support(-n));
         let (hu, hd) = (n.dot(up.w - p0), -n.dot(down.w - p0));
         if hu.max(hd) <= eps {
@@ -930,6 +933,6 @@ fn flat_with_normal<V: Vector>(verts: &[DiffVertex<V>], normal: V) -> Flat<V> {
 
 /// The starting tetrahedron turned out flat (its faces have no normal): answer as for a flat A − B.
 fn flat_answer<V: Vector3>(verts: &[DiffVertex<V>]) -> Flat<V> {
-    let n = (verts[1].w - verts[0].w).cross(verts[2].w - verts[0].w).normalize_or_zero();
+    let n = triangle_normal(verts[0].w, verts[1].w, verts[2].w).normalize_or_zero();
     flat_with_normal(&verts[..3], if n == V::zero() { V::axis(1) } else { n })
 }
