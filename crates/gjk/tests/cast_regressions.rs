@@ -218,6 +218,52 @@ fn curved_example_c31_000050_flat_ellipsoid_graze() {
     assert!((r.normal - normal).length() < 1e-9 && (r.point - point).length() < 1e-9, "{r:?}");
 }
 
+/// gjk-fuzz seed 78 case 3751: a ray from a point of a cone's base rim (max_toi 0), down and inward, so that its
+/// line touches the cone there and nowhere else — through the GJK path (the cone as a custom support function, as a
+/// Minkowski sum with a point, and rounded by 0: the CLI reaches the last two). The casts of the whole line both
+/// met the cone, the entering one tangentially and later than the leaving one (6e-12 against 5e-15), and its
+/// normal, +y in the cone's frame, was taken: its plane through the hit was 1.23 from the cone's supporting plane.
+/// Now a proximal normal from just outside along the ray: the base's −y here. Also a ray from a box's corner along
+/// its outward diagonal (the line meets the box at the corner only; answered right before this change too). Checked, solid and hollow: a hit at 0 whose
+/// normal is a unit vector supporting the shape at the hit point (its plane within 1e-9 of the size).
+#[test]
+fn ray_grazing_a_cone_rim_or_a_box_corner_at_its_origin_fuzz_78_3751() {
+    let cone = Cone::new(0.6155484148027299, 0.6892999851886062).unwrap();
+    let at = pose(
+        [-0.3574218091989141, 0.3395904910455003, 0.09484566836312358],
+        [-0.2740993013600084, 0.48172029093211866, 0.6175215848881271, -0.5581059276656054],
+    );
+    let origin = DVec3::new(-0.9935671273851008, 0.8517302419566513, -0.337665984929162);
+    let direction = DVec3::new(-0.00794870889085546, -0.003384576695343705, -0.04490527481740272);
+    let custom = SupportFn::new(|d: DVec3| cone.support(d));
+    let sum = MinkowskiSum::new(cone, Point::new(DVec3::ZERO).unwrap());
+    let rounded = Rounded::new(cone, 0.0).unwrap();
+    // Sizes and place in powers of two, so that the corner is exactly the box's.
+    let half = DVec3::new(0.25, 1.5, 0.125);
+    let cuboid = Cuboid::new(half).unwrap();
+    let box_pose = Iso::from_translation(DVec3::new(4.0, -2.0, 1024.0));
+    let (corner, diagonal) = (box_pose.transform_point(half), half);
+    let custom_box = SupportFn::new(|d: DVec3| cuboid.support(d));
+    // (label, shape, its pose, the ray's origin and direction)
+    type Case<'a> = (&'a str, &'a dyn SupportMap<DVec3>, Iso<DVec3>, DVec3, DVec3);
+    let cases: [Case; 4] = [
+        ("custom cone", &custom, at, origin, direction),
+        ("cone + point", &sum, at, origin, direction),
+        ("rounded cone", &rounded, at, origin, direction),
+        ("custom box", &custom_box, box_pose, corner, diagonal),
+    ];
+    for (label, shape, at, origin, direction) in cases {
+        let size = common::support_value(shape, &Iso::identity(), DVec3::ONE.normalize()).abs().max(1.0);
+        for solid in [true, false] {
+            let r = ray_cast(shape, &at, origin, direction, 0.0, solid);
+            assert!(r.hit && r.toi == 0.0 && r.status == Status::Converged, "{label} solid {solid}: {r:?}");
+            assert!((r.normal.length() - 1.0).abs() < 1e-12, "{label} solid {solid}: {r:?}");
+            let off = common::support_value(shape, &at, r.normal) - r.normal.dot(r.point);
+            assert!(off.abs() <= 1e-9 * size, "{label} solid {solid}: the normal's plane is {off:e} off: {r:?}");
+        }
+    }
+}
+
 /// shared/curved-examples.jsonl c31-000007: a ray towards a thin cylinder (0.57 × 0.00057) whose hit, at 3.365,
 /// lies beyond max_toi 1.33: a miss, clear up to max_toi; without the cut-off, the certified hit to 1e-9.
 #[test]

@@ -701,6 +701,39 @@ mod plane {
         }
     }
 
+    /// A ball of radius 1e-12 at the centre of an ellipse 0.1 long and 2e-9 wide, turned: the depth is the ball's
+    /// radius plus the ellipse's half width, along its minor axis, and EPA found it to 5e-17, but the direction to
+    /// its point (and its edge's normal) was 7e-9 rad off — the ellipse's tip is flat there, its radius of
+    /// curvature 2.5e6 — and along it the supporting planes overlapped by 5.4e-11 more (1e-9 of the size allowed).
+    /// The direction of the least support value seen is now tried as well. Found by a CLI sweep of same-centre pairs.
+    /// Both orders.
+    #[test]
+    fn tiny_ball_at_the_centre_of_an_ellipse_2e_9_wide() {
+        let ellipse = Spec2::Ellipse(DVec2::new(0.05, 1e-9));
+        let radius = 1e-12;
+        let ball = Ball::new(radius).unwrap();
+        let pb = Iso::new(Rot2::from_angle(-0.7492709931594836), DVec2::ZERO);
+        let pe = Iso::new(Rot2::from_angle(3.7672395932933904), DVec2::ZERO);
+        let axis = pe.rotation.rotate(DVec2::Y);
+        let depth = radius + 1e-9;
+        let tol = 1e-9 * 0.05;
+        for ball_first in [true, false] {
+            let p = if ball_first {
+                penetration(&ball, &pb, &*ellipse.build(), &pe)
+            } else {
+                penetration(&*ellipse.build(), &pe, &ball, &pb)
+            };
+            let n = p.normal;
+            // Along n, the ellipse's supporting line and the ball's (the ball is the first shape or the second).
+            let he = |d: DVec2| pe.transform_point(ellipse.support(pe.rotation.inverse_rotate(d))).dot(d);
+            let overlap = if ball_first { radius + he(-n) } else { he(n) + radius };
+            assert!((p.depth - depth).abs() <= tol, "ball first {ball_first}: {p:?}");
+            assert!((overlap - p.depth).abs() <= tol, "ball first {ball_first}: planes {overlap:e} along {n:?}: {p:?}");
+            assert!(n.dot(axis).abs() >= 1.0 - 1e-15, "ball first {ball_first}: normal {n:?} for ±{axis:?}");
+            assert!(((p.point_b - p.point_a) - n * p.distance).length() <= tol, "ball first {ball_first}: {p:?}");
+        }
+    }
+
     #[test]
     fn ellipses_against_ellipses_boxes_and_triangles() {
         let mut r = SmallRng::seed_from_u64(21);

@@ -230,7 +230,12 @@ where
             return RayCast::miss(zero, iterations, status);
         }
         return if solid {
-            answer(zero, -c.normal, iterations, status)
+            answer(
+                zero,
+                grazing_normal(shape, pose, origin, direction, coords).unwrap_or(-c.normal),
+                iterations,
+                status,
+            )
         } else {
             RayCast::miss(max_toi, iterations, status)
         };
@@ -241,8 +246,14 @@ where
     // them to a few ulps of both.
     let tol = V::Real::from_f64(64.0) * V::Real::EPSILON * (ahead.max(behind) + coords / length);
     if t_entry >= -tol {
-        // On the surface, heading in (or grazing): the ray meets the shape right here.
-        return answer(zero, -enter.normal, iterations, Status::Converged);
+        // On the surface, heading in (or grazing): the ray meets the shape right here. Where the line only grazes
+        // it — leaving no later than it enters, to the times' rounding — the entering cast arrived tangentially and
+        // its normal is not the surface's there (a cone's base rim met from above and outside, the line going on
+        // below the base: +y, 1.23 off; gjk-fuzz seed 78 case 3751): a proximal normal answers.
+        let grazing =
+            if t_exit <= t_entry + tol { grazing_normal(shape, pose, origin, direction, coords) } else { None };
+        let normal = grazing.unwrap_or(-enter.normal);
+        return answer(zero, normal, iterations, Status::Converged);
     }
     if solid {
         // Inside a solid: hit at once; on the surface heading out the surface is there, else there is none.
@@ -253,6 +264,35 @@ where
         return RayCast::miss(max_toi, iterations, Status::Converged);
     }
     answer(t_exit.max(zero), -leave.normal, iterations, Status::Converged)
+}
+
+/// The outward normal where a line grazes the shape at the ray's origin and nowhere else: a proximal normal, from
+/// the shape's point c nearest q = origin + τ·u (u the unit direction, q just outside), n = (q − c) / |q − c|.
+/// `None` where q is not outside: the line enters the shape after all (a chord within the casts' rounding, as in
+/// f32), and the caller keeps its cast's normal.
+///
+/// n supports the shape at c, and c is within τ of the origin: on a face through the origin n·(c − origin) is 0,
+/// on a curved surface about τ² × the curvature, and where q is in the origin's normal cone c is the origin
+/// itself; only a face beyond a feature closer than τ could be up to τ off. GJK gives n to θ = ε·size / τ, which
+/// moves the plane through the origin by θ·τ = ε·size on faces, but by r·θ²/2 where the origin is on a rim of
+/// radius r (n leaving the fan of the rim's normals): τ = ε^(2/3) of the coordinates keeps both small (θ = ε^(1/3),
+/// 6e-6 in f64; in f32 τ = √ε put a box's faces 2e-3 off).
+///
+/// The casts' normals are no surface normals there: a cast that starts touching reports none (see above), and one
+/// that arrives tangentially only the direction it came from — a ray leaving a cone's base rim down and inward had
+/// the entering cast's +y, whose plane through the hit is 1.23 from the cone's supporting plane (gjk-fuzz seed 78
+/// case 3751, the cone as a custom support function).
+fn grazing_normal<V, S>(shape: &S, pose: &Iso<V>, origin: V, direction: V, coords: V::Real) -> Option<V>
+where
+    V: Vector,
+    S: SupportMap<V> + ?Sized,
+{
+    // ε^(2/3) of the coordinates (f64 3.7e-11, f32 2.4e-5).
+    let rel = if V::Real::EPSILON.to_f64() < 1e-10 { 3.7e-11 } else { 2.4e-5 };
+    let tau = V::Real::from_f64(rel) * coords.max(V::Real::MIN_POSITIVE);
+    let q = origin + direction.normalize_or_zero() * tau;
+    let d = crate::gjk::distance(shape, pose, &Point { at: V::zero() }, &Iso::from_translation(q));
+    (!d.intersecting && d.normal.is_finite() && d.normal != V::zero()).then_some(d.normal)
 }
 
 /// The first contact of a point launched from `from` along `velocity`, within `max_toi`.
