@@ -230,12 +230,7 @@ where
             return RayCast::miss(zero, iterations, status);
         }
         return if solid {
-            answer(
-                zero,
-                grazing_normal(shape, pose, origin, direction, coords).unwrap_or(-c.normal),
-                iterations,
-                status,
-            )
+            answer(zero, grazing_normal(shape, pose, origin, direction, coords, -c.normal), iterations, status)
         } else {
             RayCast::miss(max_toi, iterations, status)
         };
@@ -250,9 +245,11 @@ where
         // it — leaving no later than it enters, to the times' rounding — the entering cast arrived tangentially and
         // its normal is not the surface's there (a cone's base rim met from above and outside, the line going on
         // below the base: +y, 1.23 off; gjk-fuzz seed 78 case 3751): a proximal normal answers.
-        let grazing =
-            if t_exit <= t_entry + tol { grazing_normal(shape, pose, origin, direction, coords) } else { None };
-        let normal = grazing.unwrap_or(-enter.normal);
+        let normal = if t_exit <= t_entry + tol {
+            grazing_normal(shape, pose, origin, direction, coords, -enter.normal)
+        } else {
+            -enter.normal
+        };
         return answer(zero, normal, iterations, Status::Converged);
     }
     if solid {
@@ -268,8 +265,9 @@ where
 
 /// The outward normal where a line grazes the shape at the ray's origin and nowhere else: a proximal normal, from
 /// the shape's point c nearest q = origin + τ·u (u the unit direction, q just outside), n = (q − c) / |q − c|.
-/// `None` where q is not outside: the line enters the shape after all (a chord within the casts' rounding, as in
-/// f32), and the caller keeps its cast's normal.
+/// Of it and the cast's normal `cast`, the one whose plane through the origin is nearer the shape's supporting
+/// plane (the cast's where q is not outside: the line enters the shape after all, a chord within the casts'
+/// rounding, as in f32). The proximal one can be the worse: τ across a disc 1e-12 thick, 0.25 from the origin.
 ///
 /// n supports the shape at c, and c is within τ of the origin: on a face through the origin n·(c − origin) is 0,
 /// on a curved surface about τ² × the curvature, and where q is in the origin's normal cone c is the origin
@@ -282,7 +280,7 @@ where
 /// that arrives tangentially only the direction it came from — a ray leaving a cone's base rim down and inward had
 /// the entering cast's +y, whose plane through the hit is 1.23 from the cone's supporting plane (gjk-fuzz seed 78
 /// case 3751, the cone as a custom support function).
-fn grazing_normal<V, S>(shape: &S, pose: &Iso<V>, origin: V, direction: V, coords: V::Real) -> Option<V>
+fn grazing_normal<V, S>(shape: &S, pose: &Iso<V>, origin: V, direction: V, coords: V::Real, cast: V) -> V
 where
     V: Vector,
     S: SupportMap<V> + ?Sized,
@@ -292,7 +290,19 @@ where
     let tau = V::Real::from_f64(rel) * coords.max(V::Real::MIN_POSITIVE);
     let q = origin + direction.normalize_or_zero() * tau;
     let d = crate::gjk::distance(shape, pose, &Point { at: V::zero() }, &Iso::from_translation(q));
-    (!d.intersecting && d.normal.is_finite() && d.normal != V::zero()).then_some(d.normal)
+    if d.intersecting || !d.normal.is_finite() || d.normal == V::zero() {
+        return cast;
+    }
+    // How far the plane of a unit n through the origin lies inside the shape's supporting plane along n.
+    let off = |n: V| {
+        let far = pose.transform_point(shape.support(pose.inverse_transform_vector(n)));
+        ((far - origin).dot(n) + shape.radius()).abs()
+    };
+    if cast == V::zero() || off(d.normal) <= off(cast) {
+        d.normal
+    } else {
+        cast
+    }
 }
 
 /// The first contact of a point launched from `from` along `velocity`, within `max_toi`.
