@@ -243,8 +243,7 @@ where
     if t_entry >= -tol {
         // On the surface, heading in (or grazing): the ray meets the shape right here. Where the line only grazes
         // it — leaving no later than it enters, to the times' rounding — the entering cast arrived tangentially and
-        // its normal is not the surface's there (a cone's base rim met from above and outside, the line going on
-        // below the base: +y, 1.23 off; gjk-fuzz seed 78 case 3751): a proximal normal answers.
+        // its normal may not be the surface's there (see `grazing_normal`).
         let normal = if t_exit <= t_entry + tol {
             grazing_normal(shape, pose, origin, direction, coords, -enter.normal)
         } else {

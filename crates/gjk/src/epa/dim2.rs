@@ -313,11 +313,11 @@ pub fn expand<V: Vector2>(
         // Curved: a point of A − B and the direction to it (see `dim3`).
         // Where the direction to that point, good to ε·size / depth, leaves its support value above the point's
         // distance by more than rounding (a depth of 1e-10 between shapes of size 1), the edge's own normal, from
-        // its ends, may do better: the one with the lesser support value (see `dim3::least_support`).
-        // The direction of the least support value seen is tried too (as `dim3::least_support` does): a point at
-        // the centre of an ellipse 0.1 long and 2e-9 wide, whose tip is flat (curvature radius 2.5e6), got the
-        // depth 1e-9 to 5e-17 but a direction 7e-9 rad off from both the point and the edge, along which the
-        // planes were 5.4e-11 deeper — the least support value seen was the depth itself.
+        // its ends, and the direction of the least support value seen may do better: the one with the least
+        // support value answers (see `dim3::least_support`). A point at the centre of an ellipse 0.1 long and 2e-9
+        // wide, whose tip is flat (curvature radius 2.5e6), got the depth 1e-9 to 5e-17 but a direction 7e-9 rad
+        // off from both the point and the edge, along which the planes were 5.4e-11 deeper; the least support
+        // value seen was the depth itself.
         Some(r) => {
             let answer = toward(r.smooth.unwrap_or(witness)).unwrap_or((nrm, d, witness));
             let mut h = |n: V| n.dot(support(n).w);
