@@ -14,6 +14,9 @@ use crate::math::{Iso, Real, Rotation, Vector};
 use crate::shape::SupportMap;
 use crate::trace::{Decision, Observer, Step};
 
+/// The largest ratio of the scale of A − B's points to |v| at which GJK asks for an edge proposal (see `run_steps`).
+const EDGE_SCALE: f64 = 1e6;
+
 /// Multiple of machine epsilon × the scale of A − B's points under which |v| counts as zero (touching). The
 /// rounding error of v = Σ λᵢ wᵢ is a few ulps of the largest |wᵢ|; 64 leaves room for the solver's own rounding
 /// (tests `touching_*` in tests/regressions.rs pin it).
@@ -197,8 +200,10 @@ where
     let polygons = pair.polygons();
     // The direction of the step before (zero: none yet).
     let mut last_dir = V::zero();
-    // Newton's method may propose the nearest point of a pair with a curved part, once (see `newton`).
+    // Newton's method may propose the nearest point of a pair with a curved part, once, after an edge proposal
+    // once (see `newton`).
     let mut may_propose = true;
+    let mut may_edge = true;
     // Secant proposals left to two polygons before their walk can start (see `secant_walk`).
     let mut secants = SECANTS;
     // A step may keep a larger face no nearer than v, once (see below).
@@ -250,8 +255,30 @@ where
             && !converged
             && newton::worth_proposing(params.rel_tol, gap, v2, lower, params.stop_below + touch_distance(scale))
         {
-            may_propose = false;
             let curved = !(pair.a.polyhedral() && pair.b.polyhedral());
+            // Along a straight edge of A − B first (a cylinder's side), where h's kink stops the proposal below;
+            // once, and the proposal below may still follow it (the edge found may not be the nearest feature:
+            // a rim against a rim). Only where |v| is at least 1e-6 of the points' scale: below, the points'
+            // rounding tilts every plane by ε·scale / |v| and the loop's probes (see `probe_across`) pin the bounds
+            // better than a shortcut (a triangle 3e-8 from a cylinder's side at coordinates of 1.6e5 got bounds
+            // 7.5e-10 apart through the proposal, 2e-10 without: test `..._cylinder_1e5_wide_is_apart_fuzz_72_951`).
+            let edges = may_edge
+                && curved
+                && (pair.a.fixed_edges() || pair.b.fixed_edges())
+                && scale <= vlen * V::Real::from_f64(EDGE_SCALE);
+            may_edge = false;
+            let edge =
+                if edges { newton::straight_edge(&simplex).and_then(|e| propose_edge(pair, v, v2, e)) } else { None };
+            may_propose = edge.is_some();
+            if let Some((segment, next_v, plane)) = edge {
+                (simplex, v, lower) = (segment, next_v, lower.max(plane));
+                if params.stop_above.is_some_and(|above| lower > above) {
+                    report(observer, &simplex, v, Decision::Separated);
+                    return finish(simplex, v, lower, Outcome::Separated, Status::Converged, iterations);
+                }
+                report(observer, &simplex, v, Decision::Continue);
+                continue;
+            }
             let proposal =
                 if curved { newton::propose(pair, -v * (V::Real::ONE / vlen), params.rel_tol, noise) } else { None };
             if let Some((point, plane)) = proposal {
@@ -359,6 +386,24 @@ where
         report(observer, &simplex, v, if repeated { Decision::Converged } else { Decision::Stalled });
         return finish(simplex, v, lower, Outcome::Closest, status, iterations);
     }
+}
+
+/// The segment [`newton::propose_on_edge`] finds along `edge` from v's direction, solved, when its nearest point is
+/// nearer the origin than v (|v|² = `v2`), with the lower bound its planes prove.
+fn propose_edge<V, A, B>(pair: &mut Pair<'_, V, A, B>, v: V, v2: V::Real, edge: V) -> Option<(Simplex<V>, V, V::Real)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let (p, q, plane) = newton::propose_on_edge(pair, -v * (V::Real::ONE / v2.sqrt()), edge)?;
+    let mut segment = Simplex::new(p);
+    segment.push(q);
+    let (face, next_v) = segment.solve();
+    (next_v.length_squared() < v2).then(|| {
+        segment.keep(&face);
+        (segment, next_v, plane)
+    })
 }
 
 /// A run that stalls on a segment of A − B (in 3D and up) with a real gap left between its bounds: v, the segment's

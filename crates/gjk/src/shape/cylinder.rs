@@ -44,6 +44,11 @@ impl<V: Vector3> SupportMap<V> for Cylinder<V::Real> {
     fn polyhedral(&self) -> bool {
         self.radius == V::Real::ZERO
     }
+    #[inline]
+    fn fixed_edges(&self) -> bool {
+        // The side's lines, parallel to the axis.
+        true
+    }
     fn center(&self) -> V {
         V::zero()
     }

@@ -32,6 +32,11 @@ impl<V: Vector, A: SupportMap<V>, B: SupportMap<V>> SupportMap<V> for MinkowskiS
         // The sum of two polytopes is a polytope; a radius of either is carried apart, as the sum's radius.
         self.a.polyhedral() && self.b.polyhedral()
     }
+    #[inline]
+    fn fixed_edges(&self) -> bool {
+        // A − B's edges are those of either part, swept along the other.
+        self.a.fixed_edges() || self.b.fixed_edges()
+    }
     fn center(&self) -> V {
         self.a.center() + self.b.center()
     }

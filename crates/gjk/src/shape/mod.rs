@@ -113,6 +113,17 @@ pub trait SupportMap<V: Vector> {
         false
     }
 
+    /// True when the core has straight edges that keep their direction in the shape's frame while the support
+    /// direction turns about them: a cylinder's side lines, the edges of a box, a hull or a capsule's core. On a
+    /// curved pair GJK then tries Newton's method along such an edge of A − B (see `gjk::newton::propose_on_edge`),
+    /// which costs a few support calls where there is none. The default: a polyhedral core other than a point. The
+    /// strictly convex (ball, ellipsoid, a user's support function) and the cone, whose slant lines turn with the
+    /// direction, say false, which is always correct (the proposal is a shortcut, never needed).
+    #[inline]
+    fn fixed_edges(&self) -> bool {
+        self.polyhedral() && self.point_core().is_none()
+    }
+
     /// The feature of the core (vertex, edge or face) that supports `dir`, for contact manifolds. Polyhedral
     /// shapes report the face whose normal is closest to `dir`; the default, right for strictly convex shapes, is
     /// the support point alone.
@@ -259,6 +270,10 @@ macro_rules! forward_support_map {
             #[inline]
             fn polyhedral(&self) -> bool {
                 (**self).polyhedral()
+            }
+            #[inline]
+            fn fixed_edges(&self) -> bool {
+                (**self).fixed_edges()
             }
             fn local_aabb(&self) -> Aabb<V> {
                 (**self).local_aabb()

@@ -36,6 +36,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Posed<S, V> {
     fn polyhedral(&self) -> bool {
         self.shape.polyhedral()
     }
+    #[inline]
+    fn fixed_edges(&self) -> bool {
+        self.shape.fixed_edges()
+    }
     fn center(&self) -> V {
         self.pose.transform_point(self.shape.center())
     }

@@ -35,6 +35,10 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Rounded<S, V::Real> {
     fn polyhedral(&self) -> bool {
         self.shape.polyhedral()
     }
+    #[inline]
+    fn fixed_edges(&self) -> bool {
+        self.shape.fixed_edges()
+    }
     fn center(&self) -> V {
         self.shape.center()
     }

@@ -48,6 +48,11 @@ impl<V: Vector, S: SupportMap<V>> SupportMap<V> for Scaled<S, V> {
         // becomes an ellipsoid), which is then curved.
         self.shape.polyhedral() && (self.uniform || self.shape.radius() == V::Real::ZERO)
     }
+    #[inline]
+    fn fixed_edges(&self) -> bool {
+        // A linear map takes straight lines to straight lines, fixed ones to fixed ones.
+        self.shape.fixed_edges()
+    }
     fn center(&self) -> V {
         self.shape.center().mul_elem(self.scale)
     }
