@@ -324,11 +324,7 @@ pub(crate) fn straight_edge<V: Vector>(simplex: &super::simplex::Simplex<V>) -> 
     Some(best)
 }
 
-/// u × w for 3D vectors of the generic type.
+/// u × w for 3D vectors of the generic type (the simplex solver's components).
 fn cross3<V: Vector>(u: V, w: V) -> V {
-    V::from_fn(|k| match k {
-        0 => u.get(1) * w.get(2) - u.get(2) * w.get(1),
-        1 => u.get(2) * w.get(0) - u.get(0) * w.get(2),
-        _ => u.get(0) * w.get(1) - u.get(1) * w.get(0),
-    })
+    V::from_fn(|k| crate::simplex::cross_component(u, w, k))
 }

@@ -221,7 +221,7 @@ const TRIANGLE_EDGES: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 /// Component `k` of u × w: the signed area of the shadows of u and w on the coordinate plane that drops axis k,
 /// its axes (k + 1, k + 2) in cyclic order (in 2D, k = 2: the plane itself). The products are glam's `cross`.
 #[inline(always)]
-fn cross_component<V: Vector>(u: V, w: V, k: usize) -> V::Real {
+pub(crate) fn cross_component<V: Vector>(u: V, w: V, k: usize) -> V::Real {
     match k {
         0 => u.get(1) * w.get(2) - u.get(2) * w.get(1),
         1 => u.get(2) * w.get(0) - u.get(0) * w.get(2),
