@@ -375,3 +375,41 @@ fn long_curved_shapes_near_touching_get_certified_normals() {
     println!("{runs} pairs, {shorter} in fewer steps than the plain loop");
     assert!(runs >= 800 && shorter * 5 >= runs, "{shorter} of {runs} shortened");
 }
+
+/// A cylinder or an ellipsoid against a cylinder, a box, an ellipsoid or a cone, apart by 0.03–3 of their size along
+/// a random direction n: the true pair is A's support point along n and that point moved by the gap along n (B is
+/// placed so), unique for these shapes. GJK stops when its duality gap is within its tolerance, which leaves the
+/// direction off by √ε near a smooth minimum, and the witness points off by that times the curvature radius:
+/// 1e-9–6e-8 of the size on 672 of 3000 pairs before the polish (`newton::polish`). Now the points are the true pair
+/// to 1e-9 of the size, the normal n to 1e-7 rad and the distance to 1e-12 of the size.
+#[test]
+fn curved_witnesses_are_the_true_pair() {
+    let mut rng = rng(906);
+    for case in 0..1500 {
+        let size = 10f64.powf(uniform(&mut rng, -1.0, 1.0));
+        let mut len = || log_uniform(&mut rng, 0.1, 1.0) * size;
+        let sa =
+            if case % 2 == 0 { Spec::Cylinder(len(), len()) } else { Spec::Ellipsoid(DVec3::new(len(), len(), len())) };
+        let sb = match case % 4 {
+            0 => Spec::Cylinder(len(), len()),
+            1 => Spec::Box(DVec3::new(len(), len(), len())),
+            2 => Spec::Ellipsoid(DVec3::new(len(), len(), len())),
+            _ => Spec::Cone(len(), len()),
+        };
+        let gap = size * log_uniform(&mut rng, 0.03, 3.0);
+        let pa = Iso::new(unit_quat(&mut rng), unit3(&mut rng) * 10.0);
+        let rot_b = unit_quat(&mut rng);
+        let (a, b) = (build3::<DVec3>(&sa), build3::<DVec3>(&sb));
+        let n = unit3(&mut rng);
+        let pb = Iso::new(rot_b, Placement::Apart(gap).place(&*a, &pa, &*b, rot_b, n));
+        let true_a = pa.transform_point(gjk::shape::support_full(&*a, pa.inverse_transform_vector(n)));
+        let true_b = true_a + n * gap;
+        let d = distance(&*a, &pa, &*b, &pb);
+        let what = format!("case {case}: {sa:?} vs {sb:?}, gap {gap:e}: {d:?}");
+        assert_eq!(d.status, Status::Converged, "{what}");
+        assert!((d.distance - gap).abs() <= 1e-12 * size, "{what}");
+        assert!(d.normal.cross(n).length() <= 1e-7, "{what}: normal {:e} rad off", d.normal.cross(n).length());
+        let (ea, eb) = ((d.point_a - true_a).length(), (d.point_b - true_b).length());
+        assert!(ea.max(eb) <= 1e-9 * size, "{what}: witnesses {ea:e} {eb:e} off the true pair");
+    }
+}

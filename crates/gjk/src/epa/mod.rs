@@ -190,7 +190,7 @@ where
     let mut pair = Pair::new(a, pose_a, b, pose_b);
     // The exact core distance is needed (not just "within the radii"), so GJK stops only at touching (or, given a
     // bound, at a proven gap beyond it).
-    let params = Params::new(options, V::Real::ZERO, options.max_distance.map(|m| m + ra + rb));
+    let params = Params::new(options, V::Real::ZERO, options.max_distance.map(|m| m + ra + rb)).polished();
     // Two boxes whose separating axes prove the answer, observed or not: no GJK or EPA step runs (see
     // `gjk::boxes`), as for the closed forms above.
     if let Some(answer) = boxes(&pair, &params) {

@@ -212,7 +212,7 @@ where
     O: Observer<V>,
 {
     let (ra, rb) = (a.radius(), b.radius());
-    let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb));
+    let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb)).polished();
     // Two balls, or a point core against a box or a segment core, observed or not: the closed form's one vertex
     // in world coordinates, no GJK step (see `analytic`).
     let closed = Closest::of(a, pose_a, b, pose_b);
@@ -265,7 +265,7 @@ where
     B: SupportMap<V> + ?Sized,
 {
     let (ra, rb) = (a.radius(), b.radius());
-    let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb));
+    let params = Params::new(options, ra + rb, options.max_distance.map(|m| m + ra + rb)).polished();
     // The paths of `distance_with` with nobody observing and no warm start, in the same order.
     if let Some(c) = Closest::of(a, pose_a, b, pose_b) {
         if let Some(d) = c.distance((ra, rb), &params) {
@@ -450,7 +450,7 @@ where
     if core.outcome != Outcome::Separated || core.lower > above + margin {
         return None;
     }
-    let full = Params::new(options, radii, None);
+    let full = Params::new(options, radii, None).polished();
     Some(solve(&mut pair.fresh(), None, &full, &mut (), pose_a))
 }
 

@@ -130,7 +130,7 @@ const PROPOSE_GAP: f64 = 0.1;
 /// calls where h has a kink at the nearest point (a cylinder's cap or side, a cone's apex or base). At f64's default
 /// tolerance (1.4e-14) that pays on every curved family of the bench; at f32's (7.6e-6) callgrind counted +18 % on
 /// cylinders and +23 % on cones against −42 % on ellipsoids (3D f32 separated distance, 64 poses).
-const PROPOSE_TOLERANCE: f64 = 1e-9;
+pub(crate) const PROPOSE_TOLERANCE: f64 = 1e-9;
 
 /// Newton steps at most in a proposal.
 const PROPOSAL_STEPS: u32 = 6;
@@ -327,4 +327,79 @@ pub(crate) fn straight_edge<V: Vector>(simplex: &super::simplex::Simplex<V>) -> 
 /// u × w for 3D vectors of the generic type (the simplex solver's components).
 fn cross3<V: Vector>(u: V, w: V) -> V {
     V::from_fn(|k| crate::simplex::cross_component(u, w, k))
+}
+
+/// Newton steps at most in a polish.
+const POLISH_STEPS: u32 = 2;
+
+/// GJK's answer on a curved pair, converged in distance, polished in direction: Newton's method from v's direction
+/// `start` (unit, toward the origin's side: h = start·s is −|v| there), where `first` is the support along it
+/// (GJK's last support point).
+///
+/// GJK stops when the duality gap is within its tolerance of |v|², and near a smooth minimum h grows with the
+/// square of the direction's error: a gap of ε|v|² leaves the direction off by about √ε (1e-8 rad in f64), and the
+/// witness points off by that times the curvature radius, while the distance is exact (a cylinder's rim 2 from an
+/// ellipsoid: points 4e-8 of the size off the true pair). The gradient of h along a tangent t is s·t, which rounding
+/// resolves down to ε·|s|, and Newton's method (the Hessian by central differences, as in [`propose`]) takes it
+/// there in a step. Each step is kept only if it shrinks that gradient — h, already at its minimum to rounding,
+/// cannot judge a step — and the point it ends on is returned only where it and its own supporting plane meet to
+/// GJK's test, |s|·(|s| + h) ≤ rel_tol·|s|² + `noise`, along n and along s's own direction, with the better plane's
+/// −h. `None` where no step helps (a kink of
+/// h at the nearest point: a flat face, a cylinder's side line, a polytope part's edge, where GJK's simplex names
+/// the feature). At most POLISH_STEPS·(2·(DIM − 1) + 1) + 1 support calls.
+pub(crate) fn polish<V, A, B>(
+    pair: &mut Pair<'_, V, A, B>,
+    start: V,
+    first: DiffVertex<V>,
+    rel_tol: V::Real,
+    noise: V::Real,
+) -> Option<(DiffVertex<V>, V::Real)>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let mut eval = |n: V| {
+        let s = pair.support(n);
+        (n.dot(s.w), s)
+    };
+    // The part of s across n: h's gradient on the sphere.
+    let across = |n: V, s: &DiffVertex<V>| (s.w - n * n.dot(s.w)).length();
+    let (mut n, mut s) = (start, first);
+    let mut h = n.dot(s.w);
+    let mut slope = across(n, &s);
+    let floor = V::Real::from_f64(16.0) * V::Real::EPSILON * s.w.max_abs();
+    let mut improved = false;
+    let mut stencil = ArrayVec::<DiffVertex<V>, 4>::new();
+    for _ in 0..POLISH_STEPS {
+        if !(slope > floor) {
+            break;
+        }
+        let t = tangents(n);
+        stencil.clear();
+        let step = newton_direction(&mut eval, n, h, &s, &t, &mut stencil)?;
+        let mut trial = n;
+        for (ti, x) in t.iter().zip(&step) {
+            trial += *ti * *x;
+        }
+        let trial = trial.normalize_or_zero();
+        let (ht, st) = eval(trial);
+        let slope_t = across(trial, &st);
+        if !(slope_t < slope) {
+            break;
+        }
+        (n, h, s, slope, improved) = (trial, ht, st, slope_t, true);
+    }
+    if !improved {
+        return None;
+    }
+    // The answer's normal is the point's own direction, not n: GJK's test along it (one more support), so that the
+    // planes along the normal the caller reports are the distance apart to the tolerance, as GJK's own answer's are.
+    // Where h is steep across n (a needle ellipsoid 120 × 1.5e-4 1.2e-8 from a box) a step that shrinks the
+    // gradient can still leave the point's direction off the supporting planes (by 2e-3 there): then no polish.
+    let len2 = s.w.length_squared();
+    let len = len2.sqrt();
+    let meets = |h: V::Real| len2 + h * len <= rel_tol * len2 + noise;
+    let (own, _) = eval(-s.w * (V::Real::ONE / len));
+    (meets(h) && meets(own)).then_some((s, -h.max(own)))
 }

@@ -76,12 +76,21 @@ pub(crate) struct Params<R> {
     pub stop_below: R,
     /// Stop as separated when the core distance is known to exceed this.
     pub stop_above: Option<R>,
+    /// Polish a converged answer's direction on a curved pair (see [`newton::polish`]): for queries that report
+    /// witness points and a normal, not for those that need only the verdict or the distance.
+    pub polish: bool,
 }
 
 impl<R: Real> Params<R> {
-    /// The caller's cap and tolerance with the query's own stopping distances.
+    /// The caller's cap and tolerance with the query's own stopping distances; no polish.
     pub fn new(options: &super::DistanceOptions<R>, stop_below: R, stop_above: Option<R>) -> Self {
-        Self { max_iterations: options.max_iterations, rel_tol: options.tolerance, stop_below, stop_above }
+        let (max_iterations, rel_tol) = (options.max_iterations, options.tolerance);
+        Self { max_iterations, rel_tol, stop_below, stop_above, polish: false }
+    }
+
+    /// The same, polishing the answer's direction on curved pairs (see [`newton::polish`]).
+    pub fn polished(self) -> Self {
+        Self { polish: true, ..self }
     }
 }
 
@@ -382,6 +391,26 @@ where
         if !converged && lower <= params.stop_below + touch_distance(scale) && vlen.is_finite() {
             report(observer, &simplex, v, Decision::Intersecting);
             return finish(simplex, v, lower, Outcome::Intersecting, status, iterations);
+        }
+        // Proven apart, and the witnesses are asked for: on a curved pair, the direction polished (see
+        // `newton::polish`; a Newton proposal's point too, which stopped at GJK's tolerance, as √ε-good in direction).
+        // Only where |v| is at least 1e-6 of the points' scale, as for the edge proposal: below, the points' rounding
+        // tilts every direction by ε·scale / |v|, and a step that shrinks h's gradient can turn the normal off the
+        // supporting planes (a hexagon 6e-10 from an ellipse 6619 × 0.06: the planes along the polished normal were
+        // 4.3e-5 apart, test `hexagon_near_a_long_ellipse_gets_a_certified_normal_fuzz_1_3627`).
+        let touching = params.stop_below + touch_distance(scale);
+        if params.polish
+            && params.rel_tol <= V::Real::from_f64(newton::PROPOSE_TOLERANCE)
+            && lower > touching + touching
+            && scale <= vlen * V::Real::from_f64(EDGE_SCALE)
+            && !(pair.a.polyhedral() && pair.b.polyhedral())
+        {
+            let start = -v * (V::Real::ONE / vlen);
+            if let Some((point, plane)) = newton::polish(pair, start, w, params.rel_tol, noise) {
+                let (simplex, v) = (Simplex::new(point), point.w);
+                report(observer, &simplex, v, Decision::Converged);
+                return finish(simplex, v, lower.max(plane), Outcome::Closest, Status::Converged, iterations);
+            }
         }
         report(observer, &simplex, v, if repeated { Decision::Converged } else { Decision::Stalled });
         return finish(simplex, v, lower, Outcome::Closest, status, iterations);
