@@ -344,9 +344,9 @@ const POLISH_STEPS: u32 = 2;
 /// there in a step. Each step is kept only if it shrinks that gradient — h, already at its minimum to rounding,
 /// cannot judge a step — and the point it ends on is returned only where it and its own supporting plane meet to
 /// GJK's test, |s|·(|s| + h) ≤ rel_tol·|s|² + `noise`, along n and along s's own direction, with the better plane's
-/// −h. `None` where no step helps (a kink of
-/// h at the nearest point: a flat face, a cylinder's side line, a polytope part's edge, where GJK's simplex names
-/// the feature). At most POLISH_STEPS·(2·(DIM − 1) + 1) + 1 support calls.
+/// −h. `None` where no step helps (a kink of h at the nearest point: a flat face, a cylinder's side line, a
+/// polytope part's edge, where GJK's simplex names the feature). At most POLISH_STEPS·(2·(DIM − 1) + 1) + 1
+/// support calls.
 pub(crate) fn polish<V, A, B>(
     pair: &mut Pair<'_, V, A, B>,
     start: V,
@@ -401,5 +401,6 @@ where
     let len = len2.sqrt();
     let meets = |h: V::Real| len2 + h * len <= rel_tol * len2 + noise;
     let (own, _) = eval(-s.w * (V::Real::ONE / len));
-    (meets(h) && meets(own)).then_some((s, -h.max(own)))
+    // Each plane is a lower bound on the distance (all of A − B lies beyond it): the better one, −min h.
+    (meets(h) && meets(own)).then_some((s, -h.min(own)))
 }

@@ -407,9 +407,14 @@ where
         {
             let start = -v * (V::Real::ONE / vlen);
             if let Some((point, plane)) = newton::polish(pair, start, w, params.rel_tol, noise) {
-                let (simplex, v) = (Simplex::new(point), point.w);
+                let (simplex, v, lower) = (Simplex::new(point), point.w, lower.max(plane));
+                // The polished plane may prove the pair beyond a caller's bound: the loop's own verdict then.
+                if params.stop_above.is_some_and(|above| lower > above) {
+                    report(observer, &simplex, v, Decision::Separated);
+                    return finish(simplex, v, lower, Outcome::Separated, Status::Converged, iterations);
+                }
                 report(observer, &simplex, v, Decision::Converged);
-                return finish(simplex, v, lower.max(plane), Outcome::Closest, Status::Converged, iterations);
+                return finish(simplex, v, lower, Outcome::Closest, Status::Converged, iterations);
             }
         }
         report(observer, &simplex, v, if repeated { Decision::Converged } else { Decision::Stalled });
