@@ -165,16 +165,12 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let mut eval = |n: V| {
-        let s = pair.support(n);
-        (n.dot(s.w), s)
-    };
+    let mut eval = |n: V| valued(pair, n);
     let mut n = start;
     let (mut h, mut s) = eval(n);
     let mut stencil = ArrayVec::<DiffVertex<V>, 4>::new();
     for _ in 0..=PROPOSAL_STEPS {
-        let len2 = s.w.length_squared();
-        if len2 + h * len2.sqrt() <= rel_tol * len2 + noise {
+        if meets_own_plane(&s, h, rel_tol, noise) {
             return Some((s, -h));
         }
         let t = tangents(n);
@@ -193,6 +189,33 @@ pub(crate) fn negligible<R: Real>(step: &[R; 2]) -> bool {
     !(step.iter().fold(R::ZERO, |m, x| m.max(x.abs())) > R::EPSILON)
 }
 
+/// A's support point along `n` with its support value h(n) = n·s: what Newton's method evaluates.
+fn valued<V, A, B>(pair: &mut Pair<'_, V, A, B>, n: V) -> (V::Real, DiffVertex<V>)
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    let s = pair.support(n);
+    (n.dot(s.w), s)
+}
+
+/// GJK's convergence test for a support point `s` and a plane of support value `h` (−h from the origin): the point's
+/// distance |s| and the plane's −h agree, |s|·(|s| + h) ≤ rel_tol·|s|² + `noise`.
+fn meets_own_plane<V: Vector>(s: &DiffVertex<V>, h: V::Real, rel_tol: V::Real, noise: V::Real) -> bool {
+    let len2 = s.w.length_squared();
+    len2 + h * len2.sqrt() <= rel_tol * len2 + noise
+}
+
+/// The unit direction `n` moved by `scale` times `step` along the tangents `t`.
+fn stepped<V: Vector>(n: V, t: &ArrayVec<V, 2>, step: &[V::Real; 2], scale: V::Real) -> V {
+    let mut trial = n;
+    for (ti, x) in t.iter().zip(step) {
+        trial += *ti * (*x * scale);
+    }
+    trial.normalize_or_zero()
+}
+
 /// The Newton `step` from the unit `n` (support value `h`), halved until h goes down, at most `halvings` times:
 /// the new direction, its h and support point, or `None` when h never went down (converged to rounding, or at a
 /// kink).
@@ -206,11 +229,7 @@ pub(crate) fn descend<V: Vector>(
 ) -> Option<(V, V::Real, DiffVertex<V>)> {
     let mut scale = V::Real::ONE;
     for _ in 0..halvings {
-        let mut trial = n;
-        for (ti, x) in t.iter().zip(step) {
-            trial += *ti * (*x * scale);
-        }
-        let trial = trial.normalize_or_zero();
+        let trial = stepped(n, t, step, scale);
         let (ht, st) = eval(trial);
         if ht < h {
             return Some((trial, ht, st));
@@ -359,10 +378,7 @@ where
     A: SupportMap<V> + ?Sized,
     B: SupportMap<V> + ?Sized,
 {
-    let mut eval = |n: V| {
-        let s = pair.support(n);
-        (n.dot(s.w), s)
-    };
+    let mut eval = |n: V| valued(pair, n);
     // The part of s across n: h's gradient on the sphere.
     let across = |n: V, s: &DiffVertex<V>| (s.w - n * n.dot(s.w)).length();
     let (mut n, mut s) = (start, first);
@@ -378,11 +394,7 @@ where
         let t = tangents(n);
         stencil.clear();
         let step = newton_direction(&mut eval, n, h, &s, &t, &mut stencil)?;
-        let mut trial = n;
-        for (ti, x) in t.iter().zip(&step) {
-            trial += *ti * *x;
-        }
-        let trial = trial.normalize_or_zero();
+        let trial = stepped(n, &t, &step, V::Real::ONE);
         let (ht, st) = eval(trial);
         let slope_t = across(trial, &st);
         if !(slope_t < slope) {
@@ -397,10 +409,8 @@ where
     // planes along the normal the caller reports are the distance apart to the tolerance, as GJK's own answer's are.
     // Where h is steep across n (a needle ellipsoid 120 × 1.5e-4 1.2e-8 from a box) a step that shrinks the
     // gradient can still leave the point's direction off the supporting planes (by 2e-3 there): then no polish.
-    let len2 = s.w.length_squared();
-    let len = len2.sqrt();
-    let meets = |h: V::Real| len2 + h * len <= rel_tol * len2 + noise;
-    let (own, _) = eval(-s.w * (V::Real::ONE / len));
+    let (own, _) = eval(-s.w * (V::Real::ONE / s.w.length()));
     // Each plane is a lower bound on the distance (all of A − B lies beyond it): the better one, −min h.
+    let meets = |h| meets_own_plane(&s, h, rel_tol, noise);
     (meets(h) && meets(own)).then_some((s, -h.min(own)))
 }
