@@ -251,8 +251,8 @@ const EDGE_STEPS: u32 = 10;
 ///
 /// The edge's two ends are the supports along n tilted by ±τ along e, to either side of the circle; the curved parts
 /// answer a tilt too, c(τ) = c0 + τc1 + τ²c2 + …, and supports at ±2τ extrapolate that answer away: e to O(τ³), the
-/// ends' midpoint (whose tangential part is h's gradient) to O(τ⁴). τ must exceed n's distance from the true edge's
-/// circle, which is e's error, so it shrinks with the cube of itself. Returns the segment of the two ends at the last
+/// ends' midpoint (whose tangential part is h's gradient) to O(τ⁴). τ, from `tilt`, must exceed n's distance from the
+/// true edge's circle, which is e's error, so it shrinks with the cube of itself. Returns the segment of the two ends at the last
 /// direction, for GJK to prove (its nearest point is the proposal), and the better of the two ends' own supporting
 /// planes as a lower bound on the distance (each end is the support along its own direction). `None` when the ends
 /// meet or the jump between them is no larger than the curved parts' answer to the tilt (no straight
@@ -261,6 +261,7 @@ pub(crate) fn propose_on_edge<V, A, B>(
     pair: &mut Pair<'_, V, A, B>,
     start: V,
     edge: V,
+    tilt: V::Real,
 ) -> Option<(DiffVertex<V>, DiffVertex<V>, V::Real)>
 where
     V: Vector,
@@ -274,9 +275,8 @@ where
     let length = edge.length();
     let mut e = edge.normalize_or_zero();
     let mut n = start;
-    // From a tenth of a radian (GJK's direction when the proposal is asked for is that close) down to where the
-    // ends are off the edge's plane by τ² of the size, far below rounding.
-    let mut tilt = V::Real::from_f64(0.1);
+    // From the caller's tilt down to where the ends are off the edge's plane by τ² of the size, far below rounding.
+    let mut tilt = tilt;
     let least = delta * V::Real::from_f64(1e-2);
     let mut converged = false;
     for _ in 0..EDGE_STEPS {
@@ -341,6 +341,23 @@ pub(crate) fn straight_edge<V: Vector>(simplex: &super::simplex::Simplex<V>) -> 
         }
     }
     Some(best)
+}
+
+/// The jump of the support point across the unit `n`: the larger of s(n + τt) − s(n − τt) over n's two tangents t,
+/// for τ = `tilt`. Where n is within τ of a kink of h (a straight edge of A − B: the supports on either side are its
+/// two ends), the jump is that edge; on a smooth part it is no longer than 2τ times the curvature radius. 3D (in 2D
+/// a straight edge of A − B is a face, which GJK's simplex holds). Four support calls.
+pub(crate) fn edge_across<V, A, B>(pair: &mut Pair<'_, V, A, B>, n: V, tilt: V::Real) -> Option<V>
+where
+    V: Vector,
+    A: SupportMap<V> + ?Sized,
+    B: SupportMap<V> + ?Sized,
+{
+    if V::DIM != 3 {
+        return None;
+    }
+    let mut jump = |t: V| pair.support(n + t * tilt).w - pair.support(n - t * tilt).w;
+    tangents(n).into_iter().map(&mut jump).reduce(|x, y| if y.length_squared() > x.length_squared() { y } else { x })
 }
 
 /// u × w for 3D vectors of the generic type (the simplex solver's components).
