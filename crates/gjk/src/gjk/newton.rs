@@ -326,18 +326,18 @@ where
     None
 }
 
-/// The longest edge of a segment or triangle `simplex` (3D), as a vector: where A − B has a straight edge at the
-/// nearest point, GJK's simplex holds two points near its ends.
-pub(crate) fn straight_edge<V: Vector>(simplex: &super::simplex::Simplex<V>) -> Option<V> {
+/// The longest edge of a segment or triangle `simplex` (3D), as one of its ends and the vector to the other: where
+/// A − B has a straight edge at the nearest point, GJK's simplex holds two points near its ends.
+pub(crate) fn straight_edge<V: Vector>(simplex: &super::simplex::Simplex<V>) -> Option<(V, V)> {
     let w = simplex.vertices();
     if V::DIM != 3 || !(2..=3).contains(&w.len()) {
         return None;
     }
-    let mut best = w[1].w - w[0].w;
+    let mut best = (w[0].w, w[1].w - w[0].w);
     for (i, j) in [(2, 0), (2, 1)].into_iter().filter(|&(i, _)| i < w.len()) {
         let e = w[i].w - w[j].w;
-        if e.length_squared() > best.length_squared() {
-            best = e;
+        if e.length_squared() > best.1.length_squared() {
+            best = (w[j].w, e);
         }
     }
     Some(best)
