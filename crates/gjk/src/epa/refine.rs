@@ -23,6 +23,7 @@
 
 use arrayvec::ArrayVec;
 
+use super::descent::slope_root;
 use crate::gjk::newton::{descend, negligible, newton_direction, tangents};
 use crate::gjk::DiffVertex;
 use crate::math::{Real, Vector};
@@ -124,16 +125,27 @@ pub(crate) fn refine<V: Vector>(support: &mut dyn FnMut(V) -> DiffVertex<V>, sta
     let lateral = (s.w - n * n.dot(s.w)).length();
     let smooth = lateral <= delta * s.w.max_abs().max(h.abs());
     let mut refined = Refined { direction: n, upper, upper_dir, points, smooth };
-    if !smooth {
-        if let Some(root) = slope_root(&mut eval, n) {
-            refined.settle(&mut eval, root);
+    // In 2D, Newton's method stops short of two minima of h. One is a kink, where A − B has a flat side between
+    // curved parts (a circle swept along a segment: a stadium): h is r + ½L·|sin θ| about the side's normal, the
+    // circle's h a constant, with no curvature to step on, and the refinement ended where EPA's edge was, up to a
+    // hundredth of a radian off. The other is a minimum smooth on a scale Newton's central differences cannot see
+    // (a circle of radius 1 about an ellipse 1e-3 × 1e-9: h turns within 1e-6 rad). EPA's polygon, a secant of the
+    // arcs, cannot close the bounds either: a segment 2e-6 long inside a circle of radius 1e-3 at its centre ended
+    // at 160 vertices with the depth 3.8e-9 short (the circle of radius 1 about that ellipse 2.7e-6 short),
+    // `max_iterations`. So the root of h's slope along the circle of directions is found by a line search (see
+    // `descent`), and settled here, where its points join EPA's.
+    if !smooth && V::DIM == 2 {
+        if let Some(&t) = tangents(n).first() {
+            if let Some((x, ends)) = slope_root(&mut eval, n, t) {
+                refined.settle(&mut eval, (n + t * x, ends));
+            }
         }
     }
     refined
 }
 
 impl<V: Vector> Refined<V> {
-    /// Takes the root of h's slope that [`slope_root`] found where Newton's method stopped short of a smooth minimum:
+    /// Takes the root of h's slope that a line search (`descent::slope_root`) found where Newton's method stopped short of a smooth minimum:
     /// the direction `u` (not unit) and the support points `ends` on either side of it, at directions a rounding
     /// apart. Where the points are apart, h has a kink there and A − B a straight edge between them: the direction
     /// is the one square to it, and the ends join the points for EPA, whose edge between them is then on the
@@ -164,71 +176,4 @@ impl<V: Vector> Refined<V> {
             self.smooth = lateral <= V::Real::EPSILON.sqrt() * s.w.max_abs().max(h.abs());
         }
     }
-}
-
-/// Most bracketing steps of [`slope_root`] (its step along the tangent doubles from 1e-6 to 2: 64° from n).
-const KINK_BRACKETS: u32 = 22;
-/// Most halvings of [`slope_root`]'s bracket (past the precision of f64's mantissa).
-const KINK_HALVINGS: u32 = 64;
-
-/// In 2D, the root of h's slope along the circle of directions nearest the unit `n` down the slope: the direction
-/// (not unit) and its support points on either side, for [`Refined::settle`]. Newton's method stops short of two
-/// minima of h. One is a kink, where A − B has a flat side between curved parts (a circle swept along a segment: a
-/// stadium): h is r + ½L·|sin θ| about the side's normal, the circle's h a constant, with no curvature to step on,
-/// and the refinement ended where EPA's edge was, up to a hundredth of a radian off. The other is a minimum smooth
-/// on a scale Newton's central differences cannot see (a circle of radius 1 about an ellipse 1e-3 × 1e-9: h
-/// turns within 1e-6 rad). EPA's polygon, a secant of the arcs, cannot close the bounds either: a segment 2e-6 long
-/// inside a circle of radius 1e-3 at its centre ended at 160 vertices with the depth 3.8e-9 short (the circle of
-/// radius 1 about that ellipse 2.7e-6 short), `max_iterations`. So the root of h's slope s(u)·t(u) (t the tangent
-/// turning u from n) is bracketed by doubling steps down the slope, then halved to the precision of the numbers.
-/// `None` in 3D, or where no bracket is found.
-fn slope_root<V: Vector>(
-    eval: &mut impl FnMut(V) -> (V::Real, DiffVertex<V>),
-    n: V,
-) -> Option<(V, [DiffVertex<V>; 2])> {
-    if V::DIM != 2 {
-        return None;
-    }
-    let t = tangents(n).first().copied()?;
-    // The direction n + x·t (not unit: the support is the same), its support point and the slope of h there, whose
-    // sign is that of s·(t − x·n), the tangent turning it forward.
-    let mut slope = |x: V::Real| {
-        let s = eval(n + t * x).1;
-        (s.w.dot(t - n * x), s)
-    };
-    let (g0, s0) = slope(V::Real::ZERO);
-    if !(g0.abs() > V::Real::ZERO) {
-        return None;
-    }
-    // Down the slope: x of the other sign than h's slope at n.
-    let down = if g0 > V::Real::ZERO { -V::Real::ONE } else { V::Real::ONE };
-    let (mut near, mut near_s) = (V::Real::ZERO, s0);
-    let mut far = None;
-    let mut x = V::Real::from_f64(1e-6) * down;
-    for _ in 0..KINK_BRACKETS {
-        let (g, s) = slope(x);
-        if !g.is_finite() {
-            return None;
-        }
-        if (g > V::Real::ZERO) != (g0 > V::Real::ZERO) {
-            far = Some((x, s));
-            break;
-        }
-        (near, near_s) = (x, s);
-        x = x + x;
-    }
-    let (mut far, mut far_s) = far?;
-    for _ in 0..KINK_HALVINGS {
-        let mid = (near + far) * V::Real::HALF;
-        if mid == near || mid == far {
-            break;
-        }
-        let (g, s) = slope(mid);
-        if (g > V::Real::ZERO) == (g0 > V::Real::ZERO) {
-            (near, near_s) = (mid, s);
-        } else {
-            (far, far_s) = (mid, s);
-        }
-    }
-    Some((n + t * near, [near_s, far_s]))
 }
