@@ -454,13 +454,13 @@ type Answer<V> = (V, <V as Vector>::Real, V, V, Status, <V as Vector>::Real);
 
 /// The answer `(normal, depth, a, b, status, bound)` taken over by a descent of h on the true support function
 /// (see `descent`) where it is in doubt: A − B's support value along the answer's own normal, or its points,
-/// disagree with its depth by more than rounding; or A − B was called flat (so zero deep)
-/// while its support value along the flat's normal is above rounding — a needle or a slab thinner than the tests
-/// of three support points resolve (an ellipsoid 4e-10 × 0.3 round a ball's centre, 4e-10 deep, was called 0 deep).
-/// `lower` is EPA's lower bound on the depth (0 for a flat A − B), `scale` the size of A − B's points met. The descent's h is attained, so it is the depth
-/// and its point the witness. The error bound spans from the lower bound that still holds to the depth, and the
-/// status is `converged` where they meet within rounding, else `stalled` where the descent went below EPA's lower
-/// bound by more than rounding (that bound was not one) or A − B was called flat, else EPA's.
+/// disagree with its depth by more than rounding; or A − B was called flat (so zero deep) while its support value
+/// along the flat's normal is above rounding — a needle or a slab thinner than the tests of three support points
+/// resolve (an ellipsoid 4e-10 × 0.3 round a ball's centre, 4e-10 deep, was called 0 deep). `lower` is EPA's lower
+/// bound on the depth (0 for a flat A − B), `scale` the size of A − B's points met. The descent's h is attained, so
+/// it is the depth and its point the witness. The error bound spans from the lower bound that still holds to the
+/// depth, and the status is `converged` where they meet within rounding, else `stalled` where the descent went
+/// below EPA's lower bound by more than rounding (that bound was not one) or A − B was called flat, else EPA's.
 fn descend_if_doubtful<V, A, B>(
     pair: &mut Pair<'_, V, A, B>,
     answer: Answer<V>,

@@ -145,12 +145,13 @@ pub(crate) fn refine<V: Vector>(support: &mut dyn FnMut(V) -> DiffVertex<V>, sta
 }
 
 impl<V: Vector> Refined<V> {
-    /// Takes the root of h's slope that a line search (`descent::slope_root`) found where Newton's method stopped short of a smooth minimum:
-    /// the direction `u` (not unit) and the support points `ends` on either side of it, at directions a rounding
-    /// apart. Where the points are apart, h has a kink there and A − B a straight edge between them: the direction
-    /// is the one square to it, and the ends join the points for EPA, whose edge between them is then on the
-    /// boundary. Where they coincide, the root is a smooth minimum of h and its support point the deepest point, in
-    /// place of the refined one. Either is taken only where its h is no more than the least seen.
+    /// Takes the root of h's slope that a line search (`descent::slope_root`) found where Newton's method stopped
+    /// short of a smooth minimum: the direction `u` (not unit) and the support points `ends` on either side of it,
+    /// at directions a rounding apart. Where the points are apart, h has a kink there and A − B a straight edge
+    /// between them: the direction is the one square to it, and the ends join the points for EPA, whose edge
+    /// between them is then on the boundary. Where they coincide, the root is a smooth minimum of h and its support
+    /// point the deepest point, in place of the refined one. Either is taken only where its h is no more than the
+    /// least seen.
     fn settle(&mut self, eval: &mut impl FnMut(V) -> (V::Real, DiffVertex<V>), (u, ends): (V, [DiffVertex<V>; 2])) {
         let e = ends[1].w - ends[0].w;
         let scale = ends[0].w.max_abs().max(ends[1].w.max_abs());
