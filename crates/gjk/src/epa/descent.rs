@@ -215,8 +215,7 @@ fn line<V: Vector>(
     // angle); either way the minimum lies square to their difference, within rounding. The crease is the great
     // circle square to that difference itself (n is off it by the step that found it).
     let e = far.w - near.w;
-    let edge_scale = near.w.max_abs().max(far.w.max_abs());
-    let kink = e.length() > V::Real::EPSILON.sqrt() * edge_scale;
+    let kink = apart(&[near, far]);
     // A difference mostly along an edge already found is that crease again, crossed because its direction is
     // known only to rounding (a disc 1e-9 thick turns its support by 1e9 times the angle, so a crease 1e-11 rad off
     // is crossed by a search along it): a new edge only for a new direction.
@@ -246,6 +245,13 @@ fn line<V: Vector>(
         found.ends.push(far);
     }
     Some((m, hm, sm))
+}
+
+/// Whether the support points on the two sides of a root of h's slope are apart (by more than √ε of their size):
+/// a kink of h there, A − B's edge between them; else the root is a smooth minimum along its circle.
+pub(crate) fn apart<V: Vector>([near, far]: &[DiffVertex<V>; 2]) -> bool {
+    let scale = near.w.max_abs().max(far.w.max_abs());
+    (far.w - near.w).length() > V::Real::EPSILON.sqrt() * scale
 }
 
 /// The root of h's slope along the great circle from the unit `n` down the unit tangent `t` (or up it, whichever

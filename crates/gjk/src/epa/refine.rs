@@ -23,7 +23,7 @@
 
 use arrayvec::ArrayVec;
 
-use super::descent::slope_root;
+use super::descent::{apart, slope_root};
 use crate::gjk::newton::{descend, negligible, newton_direction, tangents};
 use crate::gjk::DiffVertex;
 use crate::math::{Real, Vector};
@@ -154,8 +154,7 @@ impl<V: Vector> Refined<V> {
     /// least seen.
     fn settle(&mut self, eval: &mut impl FnMut(V) -> (V::Real, DiffVertex<V>), (u, ends): (V, [DiffVertex<V>; 2])) {
         let e = ends[1].w - ends[0].w;
-        let scale = ends[0].w.max_abs().max(ends[1].w.max_abs());
-        let kink = e.length() > V::Real::EPSILON.sqrt() * scale;
+        let kink = apart(&ends);
         let m = if kink { u - e * (u.dot(e) / e.length_squared()) } else { u }.normalize_or_zero();
         if m == V::zero() || !(m.dot(u) > V::Real::ZERO) {
             return;
